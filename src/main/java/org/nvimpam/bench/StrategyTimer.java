@@ -1,0 +1,92 @@
+package org.nvimpam.bench;
+
+import java.util.Arrays;
+import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.Nvim;
+import org.nvimpam.strategy.FoldStrategy;
+
+/**
+ * Times fold strategies on one buffer of a running Neovim. Every run starts from a cleared fold
+ * state and ends with a check that Neovim holds exactly the plan's folds, so that a broken
+ * strategy cannot look fast. Times run from the first byte sent until Neovim's last reply.
+ */
+public final class StrategyTimer {
+  /** Medians and extremes of the runs after warm-up, in milliseconds. */
+  public record Timing(String strategy, int folds, double medianMs, double minMs, double maxMs, long bytesSent) {}
+
+  private static final String RESET = "require('nvimpam.folds').reset(...)";
+  private static final String VERIFY = "return require('nvimpam.folds').verify(...)";
+  private static final String FLOOR = "return require('nvimpam.folds').floor(...)";
+
+  private final Nvim nvim;
+  private final Buffer buffer;
+  private final int warmup;
+  private final int runs;
+
+  public StrategyTimer(Nvim nvim, Buffer buffer, int warmup, int runs) {
+    if (runs < 1 || warmup < 0) {
+      throw new IllegalArgumentException("need runs >= 1 and warmup >= 0, got " + runs + " and " + warmup);
+    }
+    this.nvim = nvim;
+    this.buffer = buffer;
+    this.warmup = warmup;
+    this.runs = runs;
+  }
+
+  public Timing time(FoldStrategy strategy, FoldPlan plan) {
+    double[] ms = new double[runs];
+    long bytes = 0;
+    for (int r = -warmup; r < runs; r++) {
+      lua(RESET);
+      long sent0 = nvim.rpc().bytesWritten();
+      long t0 = System.nanoTime();
+      strategy.apply(nvim, buffer, plan);
+      long t1 = System.nanoTime();
+      long sent = nvim.rpc().bytesWritten() - sent0;
+      verify(strategy.name(), plan);
+      if (r >= 0) {
+        ms[r] = (t1 - t0) / 1e6;
+        bytes = sent;
+      }
+    }
+    Arrays.sort(ms);
+    return new Timing(strategy.name(), plan.size(), median(ms), ms[0], ms[ms.length - 1], bytes);
+  }
+
+  /**
+   * The floor: the plan last applied, created again by a Lua loop inside Neovim, timed there.
+   * Call after {@link #time} so that Neovim holds the plan.
+   */
+  public double floorMs() {
+    double[] ms = new double[runs];
+    for (int r = -warmup; r < runs; r++) {
+      double t = ((Number) lua(FLOOR)).doubleValue();
+      if (r >= 0) {
+        ms[r] = t;
+      }
+    }
+    Arrays.sort(ms);
+    return median(ms);
+  }
+
+  private void verify(String strategy, FoldPlan plan) {
+    long found = ((Number) lua(VERIFY)).longValue();
+    if (found != plan.size()) {
+      throw new IllegalStateException("strategy '" + strategy + "' left " + (found < 0 ? "extra folds" : found + " of "
+          + plan.size() + " folds") + " in Neovim");
+    }
+  }
+
+  private Object lua(String code) {
+    return nvim.execLua(code, out -> {
+      out.packArrayHeader(1);
+      out.packLong(buffer.id());
+    }).join();
+  }
+
+  static double median(double[] sorted) {
+    int n = sorted.length;
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  }
+}

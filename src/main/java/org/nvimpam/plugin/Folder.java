@@ -1,0 +1,54 @@
+package org.nvimpam.plugin;
+
+import java.util.concurrent.atomic.AtomicReference;
+import org.nvimpam.deck.Lines;
+import org.nvimpam.fold.FoldParser;
+import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.Nvim;
+
+/** Folds a buffer once: its current lines from Neovim, a full parse, a push with the strategy. */
+final class Folder {
+  private final Nvim nvim;
+  private final AtomicReference<Settings> settings;
+  private final AtomicReference<FoldSummary> last = new AtomicReference<>();
+
+  Folder(Nvim nvim, AtomicReference<Settings> settings) {
+    this.nvim = nvim;
+    this.settings = settings;
+  }
+
+  FoldSummary fold(Buffer buffer) {
+    Settings s = settings.get();
+    Lines lines = nvim.bufGetLines(buffer, 0, -1, false).join();
+    if (lines.count() >= s.notifyLines()) {
+      Progress.show(nvim, "nvimpam: folding " + Progress.grouped(lines.count()) + " lines…");
+    }
+    long t0 = System.nanoTime();
+    FoldPlan plan = FoldParser.parse(lines, s.foldOptions()).plan(s.oneLineFolds());
+    long t1 = System.nanoTime();
+    s.newStrategy().apply(nvim, buffer, plan);
+    long t2 = System.nanoTime();
+    return record(new FoldSummary(buffer.id(), lines.count(), plan.size(), (t1 - t0) / 1e6, (t2 - t1) / 1e6,
+        s.strategy()));
+  }
+
+  /** Pushes a plan computed elsewhere (live folding) and records it like a fold. */
+  FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs) {
+    Settings s = settings.get();
+    long t0 = System.nanoTime();
+    s.newStrategy().apply(nvim, buffer, plan);
+    return record(new FoldSummary(buffer.id(), lines, plan.size(), parseMs, (System.nanoTime() - t0) / 1e6,
+        s.strategy()));
+  }
+
+  private FoldSummary record(FoldSummary summary) {
+    last.set(summary);
+    return summary;
+  }
+
+  /** The last fold of any buffer, or null. */
+  FoldSummary last() {
+    return last.get();
+  }
+}

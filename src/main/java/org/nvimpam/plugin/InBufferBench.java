@@ -1,0 +1,76 @@
+package org.nvimpam.plugin;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.nvimpam.bench.StrategyTimer;
+import org.nvimpam.fold.FoldParser;
+import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.Nvim;
+import org.nvimpam.strategy.FoldStrategies;
+
+/**
+ * :NvimpamFoldBench: every strategy on the user's buffer in the user's Neovim, so that they can
+ * pick one for their deck and Neovim version. The configured strategy folds the buffer again
+ * at the end.
+ */
+final class InBufferBench {
+  private static final int WARMUP = 1;
+  private static final int RUNS = 3;
+
+  private final Nvim nvim;
+  private final Settings settings;
+
+  InBufferBench(Nvim nvim, Settings settings) {
+    this.nvim = nvim;
+    this.settings = settings;
+  }
+
+  List<Map<String, Object>> run(Buffer buffer) {
+    FoldPlan plan = FoldParser.parse(nvim.bufGetLines(buffer, 0, -1, false).join(), settings.foldOptions())
+        .plan(settings.oneLineFolds());
+    StrategyTimer timer = new StrategyTimer(nvim, buffer, WARMUP, RUNS);
+    List<StrategyTimer.Timing> timings = new ArrayList<>();
+    for (String name : FoldStrategies.names()) {
+      timings.add(timer.time(FoldStrategies.byName(name), plan));
+    }
+    double floor = timer.floorMs();
+    settings.newStrategy().apply(nvim, buffer, plan);
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (StrategyTimer.Timing t : timings) {
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("strategy", t.strategy());
+      row.put("folds", t.folds());
+      row.put("median_ms", t.medianMs());
+      row.put("min_ms", t.minMs());
+      row.put("max_ms", t.maxMs());
+      row.put("bytes_sent", t.bytesSent());
+      row.put("floor_ms", floor);
+      rows.add(row);
+    }
+    return rows;
+  }
+
+  /** The rows as an aligned table, with each strategy's ratio to the floor. */
+  static List<String> table(List<Map<String, Object>> rows) {
+    List<String> lines = new ArrayList<>();
+    lines.add(String.format(Locale.ROOT, "%-12s %10s %10s %10s %8s", "strategy", "median ms", "min ms", "max ms",
+        "x floor"));
+    double floor = 0;
+    long folds = 0;
+    for (Map<String, Object> r : rows) {
+      floor = ((Number) r.get("floor_ms")).doubleValue();
+      folds = ((Number) r.get("folds")).longValue();
+      double median = ((Number) r.get("median_ms")).doubleValue();
+      lines.add(String.format(Locale.ROOT, "%-12s %10.2f %10.2f %10.2f %8.2f", r.get("strategy"), median,
+          ((Number) r.get("min_ms")).doubleValue(), ((Number) r.get("max_ms")).doubleValue(),
+          floor > 0 ? median / floor : 0));
+    }
+    lines.add(String.format(Locale.ROOT, "%s folds; floor (a Lua loop inside Neovim): %.2f ms",
+        Progress.grouped(folds), floor));
+    return lines;
+  }
+}

@@ -1,0 +1,182 @@
+package org.nvimpam.plugin;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.nvimpam.deck.Lines;
+import org.nvimpam.fold.FoldEngine;
+import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.fold.FoldSet;
+import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.BufferListener;
+
+/**
+ * A buffer folded live: Neovim's line events update its fold engine incrementally, and the folds
+ * are pushed again after a quiet period, never while the user is typing in insert mode.
+ *
+ * <p>Events arrive on the RPC dispatcher thread; refreshes run on the scheduler. The engine and
+ * the change counters are guarded by this object's lock; pushing happens outside it.
+ */
+final class LiveBuffer implements BufferListener {
+  private static final Logger LOG = Logger.getLogger(LiveBuffer.class.getName());
+
+  /** What a refresh needs from the rest of the plugin. */
+  interface Host {
+    long debounceMs();
+
+    boolean oneLineFolds();
+
+    /** Whether the user is in insert or replace mode, or Neovim is blocked waiting for input. */
+    boolean userIsTyping();
+
+    void push(Buffer buffer, int lines, FoldPlan plan, double parseMs);
+
+    void detached(Buffer buffer);
+  }
+
+  private final Buffer buffer;
+  private final FoldEngine engine;
+  private final ScheduledExecutorService scheduler;
+  private final Host host;
+  private final Consumer<Throwable> errors;
+  private final CompletableFuture<Void> loaded = new CompletableFuture<>();
+
+  private long changes; // bumped by every event with lines
+  private long pushedChanges = -1;
+  private FoldSet pushed;
+  private double parseMs;
+  private ScheduledFuture<?> pending;
+  private boolean waitingForInsertLeave;
+
+  LiveBuffer(Buffer buffer, FoldEngine engine, ScheduledExecutorService scheduler, Host host,
+      Consumer<Throwable> errors) {
+    this.buffer = buffer;
+    this.engine = engine;
+    this.scheduler = scheduler;
+    this.host = host;
+    this.errors = errors;
+  }
+
+  Buffer buffer() {
+    return buffer;
+  }
+
+  /** Completes when the initial dump of the buffer has been parsed. */
+  CompletableFuture<Void> loaded() {
+    return loaded;
+  }
+
+  @Override
+  public void onLines(Buffer buf, long changedtick, int firstline, int lastline, Lines linedata, boolean more) {
+    synchronized (this) {
+      long t0 = System.nanoTime();
+      if (lastline == -1) {
+        engine.reset(linedata);
+      } else {
+        engine.apply(firstline, lastline, linedata);
+      }
+      parseMs = (System.nanoTime() - t0) / 1e6;
+      changes++;
+    }
+    loaded.complete(null);
+    // 'inccommand' previews carry no changedtick: keep the lines in step, but fold only real edits.
+    if (!more && changedtick >= 0) {
+      schedule(host.debounceMs());
+    }
+  }
+
+  @Override
+  public void onDetach(Buffer buf) {
+    cancel();
+    host.detached(buffer);
+  }
+
+  void insertLeft() {
+    boolean due;
+    synchronized (this) {
+      due = waitingForInsertLeave;
+      waitingForInsertLeave = false;
+    }
+    if (due) {
+      schedule(0);
+    }
+  }
+
+  /** Pushes the folds again even when they did not change (a new window shows the buffer). */
+  void forceRefresh() {
+    synchronized (this) {
+      pushedChanges = -1;
+      pushed = null;
+    }
+    schedule(0);
+  }
+
+  synchronized void cancel() {
+    if (pending != null) {
+      pending.cancel(false);
+      pending = null;
+    }
+  }
+
+  private synchronized void schedule(long delayMs) {
+    if (pending != null) {
+      pending.cancel(false);
+    }
+    pending = scheduler.schedule(this::refreshQuietly, delayMs, TimeUnit.MILLISECONDS);
+  }
+
+  private void refreshQuietly() {
+    try {
+      refresh();
+    } catch (RuntimeException e) {
+      LOG.log(Level.FINE, "live refresh failed", e);
+      errors.accept(e);
+    }
+  }
+
+  /**
+   * Pushes the current folds unless the user is typing (then InsertLeave brings us back), nothing
+   * changed since the last push, or newer edits arrived meanwhile (their own refresh follows).
+   */
+  void refresh() {
+    FoldSet folds;
+    long snapshot;
+    int lines;
+    double parse;
+    synchronized (this) {
+      snapshot = changes;
+      if (snapshot == pushedChanges) {
+        return;
+      }
+      folds = engine.folds();
+      lines = engine.deck().lineCount();
+      parse = parseMs;
+    }
+    if (host.userIsTyping()) {
+      synchronized (this) {
+        waitingForInsertLeave = true;
+      }
+      return;
+    }
+    if (folds.equals(pushed)) {
+      synchronized (this) {
+        pushedChanges = snapshot;
+      }
+      return;
+    }
+    synchronized (this) {
+      if (changes != snapshot) {
+        return; // stale: a newer change is already scheduled
+      }
+    }
+    host.push(buffer, lines, folds.plan(host.oneLineFolds()), parse);
+    synchronized (this) {
+      pushed = folds;
+      pushedChanges = snapshot;
+    }
+  }
+}

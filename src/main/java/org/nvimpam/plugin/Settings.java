@@ -1,0 +1,33 @@
+package org.nvimpam.plugin;
+
+import java.util.Map;
+import org.nvimpam.fold.FoldOptions;
+import org.nvimpam.strategy.FoldStrategies;
+import org.nvimpam.strategy.FoldStrategy;
+
+/**
+ * The options the JVM acts on, as sent by lua/nvimpam/config.lua ({@code nvimpam_setup}). Replaced
+ * whole, so that a refresh never sees half of an update.
+ */
+record Settings(String strategy, boolean genericCards, boolean oneLineFolds, long debounceMs, long notifyLines) {
+  static final Settings DEFAULTS = new Settings(FoldStrategies.DEFAULT, true, false, 100, 200_000);
+
+  /** Settings from a setup map; absent keys keep the current value, a bad strategy name throws. */
+  Settings merge(Map<?, ?> m) {
+    String s = m.get("strategy") instanceof String v ? v : strategy;
+    FoldStrategies.byName(s); // validates, with the list of valid names in the message
+    return new Settings(s,
+        m.get("generic_cards") instanceof Boolean b ? b : genericCards,
+        m.get("one_line_folds") instanceof Boolean b ? b : oneLineFolds,
+        m.get("debounce_ms") instanceof Number n ? Math.max(0, n.longValue()) : debounceMs,
+        m.get("notify_lines") instanceof Number n ? n.longValue() : notifyLines);
+  }
+
+  FoldOptions foldOptions() {
+    return new FoldOptions(genericCards);
+  }
+
+  FoldStrategy newStrategy() {
+    return FoldStrategies.byName(strategy);
+  }
+}

@@ -1,0 +1,87 @@
+package org.nvimpam.strategy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.Nvim;
+import org.nvimpam.rpc.NvimErrorException;
+
+/**
+ * The strategies that create folds with Ex commands sent from the JVM. The refresh is framed by
+ * our Lua code (prepare: save views and fold states, clear; finish: restore them), and every
+ * request in between is pipelined: all are written before any reply is awaited.
+ */
+abstract class CommandStreamStrategy implements FoldStrategy {
+  /** A request in flight and the folds it creates, for mapping its error to a fold. */
+  record Sent(CompletableFuture<?> reply, int firstFold, int folds) {}
+
+  /** A failure that already knows its fold (e.g. from nvim_call_atomic's error index). */
+  static final class FoldFailure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    final int foldIndex;
+
+    FoldFailure(int foldIndex, String message) {
+      super(message, null, false, false);
+      this.foldIndex = foldIndex;
+    }
+  }
+
+  /** Sends the requests creating every fold of the plan in the current window. */
+  abstract void send(Nvim nvim, FoldPlan plan, List<Sent> sent);
+
+  @Override
+  public final void apply(Nvim nvim, Buffer buffer, FoldPlan plan) {
+    List<Long> windows = RefreshFrame.prepare(nvim, name(), buffer, plan);
+    List<Sent> sent = new ArrayList<>();
+    FoldStrategyException failure;
+    try {
+      for (long window : windows) {
+        // Folds are per window: create them in each one, without firing WinEnter/BufEnter.
+        sent.add(new Sent(nvim.command("noautocmd call win_gotoid(" + window + ")"), -1, 0));
+        send(nvim, plan, sent);
+      }
+      failure = firstFailure(sent, plan);
+    } catch (RuntimeException e) {
+      failure = new FoldStrategyException(name(), -1, e.getMessage(), e);
+    }
+    RefreshFrame.finish(nvim, name(), buffer, failure);
+  }
+
+  /** Waits for every reply; the first failure in send order, or null. */
+  private FoldStrategyException firstFailure(List<Sent> sent, FoldPlan plan) {
+    FoldStrategyException first = null;
+    for (Sent s : sent) {
+      try {
+        s.reply().join();
+      } catch (CompletionException e) {
+        if (first == null) {
+          first = describe(s, e.getCause(), plan);
+        }
+      }
+    }
+    return first;
+  }
+
+  private FoldStrategyException describe(Sent s, Throwable cause, FoldPlan plan) {
+    if (cause instanceof FoldFailure f) {
+      return new FoldStrategyException(name(), f.foldIndex, lines(plan, f.foldIndex) + f.getMessage(), null);
+    }
+    if (cause instanceof NvimErrorException e && s.folds() == 1) {
+      return new FoldStrategyException(name(), s.firstFold(), lines(plan, s.firstFold()) + e.nvimMessage(), e);
+    }
+    if (cause instanceof NvimErrorException e && s.folds() > 1) {
+      int last = s.firstFold() + s.folds() - 1;
+      return new FoldStrategyException(name(), s.firstFold(),
+          "one of folds " + (s.firstFold() + 1) + "-" + (last + 1) + " (lines " + plan.start(s.firstFold()) + "-"
+              + plan.end(last) + "): " + e.nvimMessage(), e);
+    }
+    return new FoldStrategyException(name(), -1, String.valueOf(cause.getMessage()), cause);
+  }
+
+  static String lines(FoldPlan plan, int i) {
+    return i >= 0 && i < plan.size() ? "(lines " + plan.start(i) + "-" + plan.end(i) + "): " : "";
+  }
+}

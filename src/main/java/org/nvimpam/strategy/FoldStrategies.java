@@ -1,0 +1,36 @@
+package org.nvimpam.strategy;
+
+import java.util.List;
+
+/** The strategies by name: the one place that knows them all. */
+public final class FoldStrategies {
+  /** The fastest strategy on the benchmark (see README), used when none is configured. */
+  public static final String DEFAULT = LuaStrategy.NAME;
+
+  private static final List<String> NAMES = List.of(
+      PerCommandStrategy.NAME, CallAtomicStrategy.NAME, PipeStrategy.NAME, LuaStrategy.NAME, VimlStrategy.NAME);
+
+  private FoldStrategies() {}
+
+  /** Every strategy name, in the order users see them listed. */
+  public static List<String> names() {
+    return NAMES;
+  }
+
+  /**
+   * A new strategy instance for a name.
+   *
+   * @throws IllegalArgumentException for an unknown name; the message lists the valid ones
+   */
+  public static FoldStrategy byName(String name) {
+    return switch (name == null ? "" : name.trim()) {
+      case PerCommandStrategy.NAME -> new PerCommandStrategy();
+      case CallAtomicStrategy.NAME -> new CallAtomicStrategy(CallAtomicStrategy.DEFAULT_BATCH);
+      case PipeStrategy.NAME -> new PipeStrategy(PipeStrategy.DEFAULT_CHUNK);
+      case LuaStrategy.NAME -> new LuaStrategy();
+      case VimlStrategy.NAME -> new VimlStrategy();
+      default -> throw new IllegalArgumentException(
+          "unknown fold strategy '" + name + "'; valid names: " + String.join(", ", NAMES));
+    };
+  }
+}

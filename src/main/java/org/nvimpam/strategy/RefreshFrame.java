@@ -1,0 +1,64 @@
+package org.nvimpam.strategy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.Nvim;
+
+/**
+ * The calls into lua/nvimpam/folds.lua that frame a refresh made of separate requests: prepare
+ * (remember views, 'foldlevel' and fold states, install the fold texts, clear the folds) and
+ * finish (restore all that, or on failure remove the partial folds).
+ */
+final class RefreshFrame {
+  private static final String PREPARE = "return require('nvimpam.folds').prepare(...)";
+  private static final String FINISH = "return require('nvimpam.folds').finish(...)";
+
+  private RefreshFrame() {}
+
+  /** Returns the ids of the windows showing the buffer, in which the folds must be created. */
+  static List<Long> prepare(Nvim nvim, String strategy, Buffer buffer, FoldPlan plan) {
+    try {
+      Object reply = nvim.execLua(PREPARE, out -> {
+        out.packArrayHeader(1);
+        PlanPayload.pack(out, buffer.id(), plan);
+      }).join();
+      List<Long> windows = new ArrayList<>();
+      if (reply instanceof List<?> list) {
+        for (Object o : list) {
+          windows.add(((Number) o).longValue());
+        }
+      }
+      return windows;
+    } catch (CompletionException e) {
+      throw new FoldStrategyException(strategy, -1, "could not prepare the refresh: " + e.getCause().getMessage(),
+          e.getCause());
+    }
+  }
+
+  /**
+   * Restores what prepare saved; with a failure, clears the partial folds first and throws it.
+   * A failure of finish itself is thrown too, after the refresh's own failure if there was one.
+   */
+  static void finish(Nvim nvim, String strategy, Buffer buffer, FoldStrategyException failure) {
+    try {
+      nvim.execLua(FINISH, out -> {
+        out.packArrayHeader(2);
+        out.packLong(buffer.id());
+        out.packBoolean(failure != null);
+      }).join();
+    } catch (CompletionException e) {
+      FoldStrategyException cleanup = new FoldStrategyException(strategy, -1,
+          "could not restore the windows: " + e.getCause().getMessage(), e.getCause());
+      if (failure == null) {
+        throw cleanup;
+      }
+      failure.addSuppressed(cleanup);
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+}

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -56,6 +57,7 @@ public final class RpcConnection implements AutoCloseable {
   private final List<Consumer<NvimErrorEvent>> errorListeners = new CopyOnWriteArrayList<>();
   private final ArrayDeque<NvimErrorEvent> errorEvents = new ArrayDeque<>();
   private final CompletableFuture<Void> closed = new CompletableFuture<>();
+  private final CountDownLatch incoming; // open once handlers may see the peer's messages
 
   private final Object closeLock = new Object();
   private final Object writeLock = new Object();
@@ -65,7 +67,8 @@ public final class RpcConnection implements AutoCloseable {
   private volatile long bytesWritten;
   private volatile ConnectionClosedException closeCause;
 
-  private RpcConnection(Transport transport, RpcLimits limits, long firstMsgId) {
+  private RpcConnection(Transport transport, RpcLimits limits, long firstMsgId, boolean paused) {
+    this.incoming = new CountDownLatch(paused ? 1 : 0);
     this.transport = transport;
     this.limits = limits;
     this.out = transport.output();
@@ -78,12 +81,22 @@ public final class RpcConnection implements AutoCloseable {
 
   /** Starts reading from the transport; the connection owns (and will close) it. */
   public static RpcConnection start(Transport transport, RpcLimits limits) {
-    return start(transport, limits, 0);
+    return start(transport, limits, 0, false);
+  }
+
+  /**
+   * As {@link #start}, but the peer's requests and notifications wait (in order) until {@link
+   * #acceptIncoming()}, so that handlers can be registered after calls that need the connection:
+   * a peer that sends a request at once finds its handler.
+   */
+  public static RpcConnection startPaused(Transport transport, RpcLimits limits) {
+    return start(transport, limits, 0, true);
   }
 
   /** As {@link #start(Transport, RpcLimits)}, numbering requests from {@code firstMsgId}. */
-  static RpcConnection start(Transport transport, RpcLimits limits, long firstMsgId) {
-    RpcConnection c = new RpcConnection(transport, limits, firstMsgId);
+  static RpcConnection start(Transport transport, RpcLimits limits, long firstMsgId,
+      boolean paused) {
+    RpcConnection c = new RpcConnection(transport, limits, firstMsgId, paused);
     c.onNotification("nvim_error_event", c::errorEvent);
     c.reader.start();
     return c;
@@ -140,6 +153,11 @@ public final class RpcConnection implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("encoding params of " + method + " failed", e);
     }
+  }
+
+  /** Lets handlers see the peer's requests and notifications; see {@link #startPaused}. */
+  public void acceptIncoming() {
+    incoming.countDown();
   }
 
   /** Routes notifications named {@code method} to {@code h}, replacing any previous handler. */
@@ -381,7 +399,19 @@ public final class RpcConnection implements AutoCloseable {
 
   // ---- handlers (dispatcher and worker threads) --------------------------------------------------
 
+  /** Waits until handlers may run; false if the thread was interrupted (the pool shut down). */
+  private boolean awaitAccepting() {
+    try {
+      incoming.await();
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
   private void request(int msgid, String method, byte[] params) {
+    if (!awaitAccepting()) return;
     RequestHandler h = requestHandlers.get(method);
     if (h == null) {
       respondError(msgid, method, "no handler for request '" + method + "'");
@@ -399,6 +429,7 @@ public final class RpcConnection implements AutoCloseable {
   }
 
   private void notification(String method, byte[] params) {
+    if (!awaitAccepting()) return;
     NotificationHandler h = notificationHandlers.get(method);
     if (h == null) {
       LOG.fine(() -> "no handler for notification " + method);
@@ -438,6 +469,7 @@ public final class RpcConnection implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       LOG.log(Level.WARNING, "closing " + transport.describe() + " failed", e);
     }
+    incoming.countDown(); // queued notifications still run; responses to requests are dropped
     dispatcher.shutdown();
     workers.shutdown();
     if (failure == null) {

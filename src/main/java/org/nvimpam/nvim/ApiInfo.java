@@ -1,0 +1,92 @@
+package org.nvimpam.nvim;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import org.msgpack.core.MessageUnpacker;
+import org.nvimpam.rpc.Decoder;
+
+/** What {@code nvim_get_api_info} says about the connected Neovim. */
+public final class ApiInfo {
+  private final long channelId;
+  private final int major;
+  private final int minor;
+  private final int patch;
+  private final int apiLevel;
+  private final ExtTypes extTypes;
+
+  public ApiInfo(long channelId, int major, int minor, int patch, int apiLevel, ExtTypes extTypes) {
+    this.channelId = channelId;
+    this.major = major;
+    this.minor = minor;
+    this.patch = patch;
+    this.apiLevel = apiLevel;
+    this.extTypes = extTypes;
+  }
+
+  /** Reads the {@code [channel_id, metadata]} result of {@code nvim_get_api_info}. */
+  public static final Decoder<ApiInfo> DECODER = ApiInfo::read;
+
+  private static ApiInfo read(MessageUnpacker in) throws IOException {
+    List<?> result = (List<?>) Decoders.readObject(in, ExtTypes.STANDARD);
+    if (result.size() != 2) throw new IOException("nvim_get_api_info: expected [id, metadata]");
+    Map<?, ?> meta = (Map<?, ?>) result.get(1);
+    Map<?, ?> version = (Map<?, ?>) meta.get("version");
+    Map<?, ?> types = (Map<?, ?>) meta.get("types");
+    return new ApiInfo(
+        (Long) result.get(0),
+        intOf(version, "major"),
+        intOf(version, "minor"),
+        intOf(version, "patch"),
+        intOf(version, "api_level"),
+        new ExtTypes(code(types, "Buffer"), code(types, "Window"), code(types, "Tabpage")));
+  }
+
+  private static int intOf(Map<?, ?> m, String key) throws IOException {
+    if (!(m.get(key) instanceof Long v)) throw new IOException("api info lacks " + key);
+    return Math.toIntExact(v);
+  }
+
+  private static byte code(Map<?, ?> types, String name) throws IOException {
+    if (!(types.get(name) instanceof Map<?, ?> t)) throw new IOException("api info lacks " + name);
+    return (byte) intOf(t, "id");
+  }
+
+  public long channelId() {
+    return channelId;
+  }
+
+  public int major() {
+    return major;
+  }
+
+  public int minor() {
+    return minor;
+  }
+
+  public int patch() {
+    return patch;
+  }
+
+  public int apiLevel() {
+    return apiLevel;
+  }
+
+  /** e.g. {@code "0.7.2"} */
+  public String version() {
+    return major + "." + minor + "." + patch;
+  }
+
+  public boolean atLeast(int major, int minor) {
+    return this.major > major || (this.major == major && this.minor >= minor);
+  }
+
+  public ExtTypes extTypes() {
+    return extTypes;
+  }
+
+  @Override
+  public String toString() {
+    return "Neovim " + version() + " (api " + apiLevel + ", channel " + channelId + ")";
+  }
+}

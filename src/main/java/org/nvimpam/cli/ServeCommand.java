@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 import org.nvimpam.nvim.Nvim;
+import org.nvimpam.plugin.PluginHost;
 import org.nvimpam.rpc.RpcConnection;
 import org.nvimpam.rpc.RpcLimits;
 import org.nvimpam.rpc.StdioTransport;
@@ -30,7 +31,7 @@ public final class ServeCommand implements Callable<Integer> {
   public static final int EXIT_CONNECTION_FAILED = 1;
 
   /** Installed in order on every connection. */
-  static final List<Consumer<Nvim>> INSTALLERS = List.of(ServeCommand::installPoll);
+  static final List<Consumer<Nvim>> INSTALLERS = List.of(ServeCommand::installPoll, PluginHost::install);
 
   /**
    * Answers {@code poll} with {@code "ok"}, as Neovim's remote plugin hosts do: the plugin's

@@ -54,6 +54,7 @@ public final class RpcConnection implements AutoCloseable {
   private final Map<Integer, Pending> pending = new ConcurrentHashMap<>();
   private final Map<String, NotificationHandler> notificationHandlers = new ConcurrentHashMap<>();
   private final Map<String, RequestHandler> requestHandlers = new ConcurrentHashMap<>();
+  private volatile FallbackRequestHandler fallback;
   private final List<Consumer<NvimErrorEvent>> errorListeners = new CopyOnWriteArrayList<>();
   private final ArrayDeque<NvimErrorEvent> errorEvents = new ArrayDeque<>();
   private final CompletableFuture<Void> closed = new CompletableFuture<>();
@@ -168,6 +169,14 @@ public final class RpcConnection implements AutoCloseable {
   /** Answers requests named {@code method} with {@code h}, replacing any previous handler. */
   public void onRequest(String method, RequestHandler h) {
     requestHandlers.put(method, h);
+  }
+
+  /**
+   * Answers requests that no {@link #onRequest} handler names, e.g. the rplugin manifest's
+   * {@code <path>:command:<Name>} methods whose path is only known when they arrive.
+   */
+  public void onOtherRequest(FallbackRequestHandler h) {
+    fallback = h;
   }
 
   /**
@@ -412,11 +421,13 @@ public final class RpcConnection implements AutoCloseable {
 
   private void request(int msgid, String method, byte[] params) {
     if (!awaitAccepting()) return;
-    RequestHandler h = requestHandlers.get(method);
-    if (h == null) {
+    RequestHandler named = requestHandlers.get(method);
+    FallbackRequestHandler other = fallback;
+    if (named == null && other == null) {
       respondError(msgid, method, "no handler for request '" + method + "'");
       return;
     }
+    RequestHandler h = named != null ? named : p -> other.handle(method, p);
     Encoder result;
     try {
       result = h.handle(MessagePack.newDefaultUnpacker(params));

@@ -1,6 +1,7 @@
 package org.nvimpam.strategy;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.msgpack.core.MessageFormat;
 import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.Nvim;
@@ -35,7 +36,7 @@ final class CallAtomicStrategy extends CommandStreamStrategy {
     for (int from = 0; from < plan.size(); from += batch) {
       int first = from;
       int to = Math.min(plan.size(), from + batch);
-      sent.add(new Sent(nvim.call("nvim_call_atomic", out -> {
+      CompletableFuture<Void> reply = nvim.call("nvim_call_atomic", out -> {
         out.packArrayHeader(1);
         out.packArrayHeader(to - first);
         for (int i = first; i < to; i++) {
@@ -44,26 +45,40 @@ final class CallAtomicStrategy extends CommandStreamStrategy {
           out.packArrayHeader(1);
           commands.pack(out, plan, i);
         }
-      }, errorOf(first)), first, to - first));
+      }, ERROR).thenApply(error -> {
+        if (error != null) {
+          throw new FoldFailure(first + error.index(), error.message());
+        }
+        return null;
+      });
+      sent.add(new Sent(reply, first, to - first));
     }
   }
 
-  /** Reads {@code [results, error]}; an error {@code [index, type, message]} becomes a FoldFailure. */
-  private static Decoder<Void> errorOf(int firstFold) {
-    return in -> {
-      int n = in.unpackArrayHeader();
-      in.skipValue();
-      if (n < 2 || in.getNextFormat() == MessageFormat.NIL) {
-        for (int i = 2; i < n; i++) {
+  /** The error part of nvim_call_atomic's reply: the failing call's index and Neovim's message. */
+  private record AtomicError(int index, String message) {}
+
+  /** Reads {@code [results, error]}; the error is nil or {@code [index, type, message]}. */
+  private static final Decoder<AtomicError> ERROR = in -> {
+    int n = in.unpackArrayHeader();
+    in.skipValue();
+    AtomicError error = null;
+    if (n >= 2) {
+      if (in.getNextFormat() == MessageFormat.NIL) {
+        in.unpackNil();
+      } else {
+        int fields = in.unpackArrayHeader();
+        int index = (int) in.unpackLong();
+        in.skipValue();
+        error = new AtomicError(index, in.unpackString());
+        for (int i = 3; i < fields; i++) {
           in.skipValue();
         }
-        return null;
       }
-      in.unpackArrayHeader();
-      long index = in.unpackLong();
+    }
+    for (int i = 2; i < n; i++) {
       in.skipValue();
-      String message = in.unpackString();
-      throw new FoldFailure(firstFold + (int) index, message);
-    };
-  }
+    }
+    return error;
+  };
 }

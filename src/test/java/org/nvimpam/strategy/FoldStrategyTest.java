@@ -1,0 +1,176 @@
+package org.nvimpam.strategy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.nvimpam.bench.DeckGenerator;
+import org.nvimpam.deck.Lines;
+import org.nvimpam.fold.FoldOptions;
+import org.nvimpam.fold.FoldParser;
+import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.Nvim;
+import org.nvimpam.testutil.EmbeddedNvim;
+
+/** Every strategy, on real decks in a real headless Neovim, gives the plan's exact fold tree. */
+class FoldStrategyTest {
+  @TempDir static Path dir;
+  static Nvim nvim;
+
+  @BeforeAll
+  static void start() throws IOException {
+    nvim = EmbeddedNvim.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    nvim.close();
+  }
+
+  static byte[] exampleDeck() throws IOException {
+    try (InputStream in = FoldStrategyTest.class.getResourceAsStream("/decks/example.pc")) {
+      return in.readAllBytes();
+    }
+  }
+
+  static Stream<Arguments> decks() throws IOException {
+    List<Arguments> out = new ArrayList<>();
+    List<String> decks = List.of("example.pc", "10 folds", "1000 folds", "50000 folds");
+    for (String name : FoldStrategies.names()) {
+      for (String deck : decks) {
+        out.add(Arguments.of(name, deck));
+      }
+    }
+    return out.stream();
+  }
+
+  static byte[] deck(String name) throws IOException {
+    return name.equals("example.pc") ? exampleDeck()
+        : DeckGenerator.foldCountDeck(Integer.parseInt(name.substring(0, name.indexOf(' '))));
+  }
+
+  private static Buffer open(byte[] deck) throws IOException {
+    nvim.command("silent! %bwipeout!").join();
+    EmbeddedNvim.edit(nvim, deck, dir);
+    return nvim.currentBuffer().join();
+  }
+
+  private static FoldPlan plan(byte[] deck) {
+    return FoldParser.parse(Lines.split(deck), new FoldOptions(true)).plan(false);
+  }
+
+  @ParameterizedTest(name = "{0} on {1}")
+  @MethodSource("decks")
+  void createsExactlyThePlansFoldTree(String strategy, String deckName) throws IOException {
+    byte[] deck = deck(deckName);
+    Buffer buf = open(deck);
+    FoldPlan plan = plan(deck);
+    if (!deckName.equals("example.pc")) {
+      int requested = Integer.parseInt(deckName.substring(0, deckName.indexOf(' ')));
+      assertEquals(requested, plan.size(), "the synthetic deck's fold count");
+    }
+
+    FoldStrategies.byName(strategy).apply(nvim, buf, plan);
+
+    assertEquals(FoldTree.of(plan), FoldTree.read(nvim));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("strategyNames")
+  void keepsFoldlevelCursorAndOpenFoldsAcrossARefresh(String strategy) throws IOException {
+    byte[] deck = exampleDeck();
+    Buffer buf = open(deck);
+    FoldPlan plan = plan(deck);
+    FoldStrategy s = FoldStrategies.byName(strategy);
+    nvim.command("setlocal foldlevel=1").join();
+    s.apply(nvim, buf, plan);
+    // Open the PartShell group's first member (depth 2, closed by foldlevel 1) and close the
+    // top-level Node fold (open by foldlevel 1); put the cursor somewhere recognisable.
+    nvim.command("809foldopen").join();
+    nvim.command("29foldclose").join();
+    nvim.command("call cursor(815, 3)").join();
+    Object before = nvim.eval("[foldclosed(809), foldclosed(29), foldclosed(823), line('.'), col('.')]").join();
+
+    s.apply(nvim, buf, plan);
+
+    assertEquals(before,
+        nvim.eval("[foldclosed(809), foldclosed(29), foldclosed(823), line('.'), col('.')]").join());
+    assertEquals(1L, nvim.eval("&foldlevel").join());
+    assertEquals(FoldTree.of(plan), FoldTree.read(nvim));
+  }
+
+  static Stream<String> strategyNames() {
+    return FoldStrategies.names().stream();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("strategyNames")
+  void anOpenFoldStaysOpenWhenLinesAreInsertedAboveIt(String strategy) throws IOException {
+    byte[] deck = exampleDeck();
+    Buffer buf = open(deck);
+    FoldStrategy s = FoldStrategies.byName(strategy);
+    s.apply(nvim, buf, plan(deck));
+    nvim.command("984foldopen").join(); // the Shell run
+    nvim.command("1put! ='\\$ a comment'").join();
+    nvim.command("1put! ='\\$ another'").join();
+    Lines lines = nvim.bufGetLines(buf, 0, -1, false).join();
+    FoldPlan shifted = FoldParser.parse(lines, new FoldOptions(true)).plan(false);
+
+    s.apply(nvim, buf, shifted);
+
+    assertEquals(-1L, nvim.eval("foldclosed(986)").join(), "the Shell fold, two lines lower, is still open");
+    assertEquals(31L, nvim.eval("foldclosed(31)").join(), "the Node fold, moved from line 29, stays closed");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("strategyNames")
+  void aFailingFoldIsReportedAndLeavesNoHalfAppliedFolds(String strategy) throws IOException {
+    byte[] deck = exampleDeck();
+    Buffer buf = open(deck);
+    // A plan for a longer deck than the buffer: its last fold reaches past the end.
+    byte[] longer = new byte[deck.length + 6];
+    System.arraycopy(deck, 0, longer, 0, deck.length);
+    System.arraycopy("NODE  /\n".getBytes(), 0, longer, deck.length - 2, 8);
+    FoldPlan plan = FoldParser.parse(Lines.ofLatin1(lines(deck, "NODE  /        1")), new FoldOptions(true)).plan(false);
+
+    FoldStrategyException e = assertThrows(FoldStrategyException.class,
+        () -> FoldStrategies.byName(strategy).apply(nvim, buf, plan));
+
+    assertEquals(strategy, e.strategy());
+    assertTrue(e.getMessage().contains(strategy), e.getMessage());
+    assertTrue(e.getMessage().contains("E16") || e.getMessage().contains("Invalid range"), e.getMessage());
+    assertEquals(new FoldTree(List.of()), FoldTree.read(nvim), "no partial folds");
+  }
+
+  /** The deck's lines plus extra ones, as Latin-1 strings. */
+  private static String[] lines(byte[] deck, String... extra) {
+    Lines l = Lines.split(deck);
+    String[] out = new String[l.count() + extra.length];
+    for (int i = 0; i < l.count(); i++) {
+      out[i] = new String(l.line(i), java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+    System.arraycopy(extra, 0, out, l.count(), extra.length);
+    return out;
+  }
+
+  @Test
+  void anUnknownNameListsTheValidOnes() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> FoldStrategies.byName("fast"));
+    assertEquals("unknown fold strategy 'fast'; valid names: per-command, call-atomic, pipe, lua, viml",
+        e.getMessage());
+  }
+}

@@ -1,0 +1,48 @@
+package org.nvimpam.testutil;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.nvimpam.nvim.Nvim;
+
+/** A headless Neovim spawned for a test, with this repository on its 'runtimepath'. */
+public final class EmbeddedNvim {
+  private EmbeddedNvim() {}
+
+  /** The nvim executable the build was told to use (-Dnvimpam.nvim=...), or "nvim". */
+  public static String executable() {
+    return System.getProperty("nvimpam.nvim", "nvim");
+  }
+
+  /** The repository root, holding lua/, autoload/ and target/. */
+  public static Path root() {
+    return Path.of(System.getProperty("nvimpam.root", System.getProperty("user.dir"))).toAbsolutePath();
+  }
+
+  public static Nvim start(String... extraArgs) throws IOException {
+    List<String> argv = new ArrayList<>(List.of(executable(), "--embed", "--headless", "-u", "NONE", "-i", "NONE",
+        "-n", "--cmd", "set rtp^=" + root()));
+    argv.addAll(List.of(extraArgs));
+    return Nvim.embed(argv);
+  }
+
+  /** Opens {@code deck} (written to a temporary file) in the current window. */
+  public static Path edit(Nvim nvim, byte[] deck, Path dir) throws IOException {
+    Path file = Files.createTempFile(dir, "deck", ".pc");
+    Files.write(file, deck);
+    nvim.command("edit " + file).join();
+    return file;
+  }
+
+  /** The text of a test resource. */
+  public static String resource(String name) throws IOException {
+    try (var in = EmbeddedNvim.class.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IOException("no test resource " + name);
+      }
+      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+  }
+}

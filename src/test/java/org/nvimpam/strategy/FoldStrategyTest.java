@@ -66,6 +66,7 @@ class FoldStrategyTest {
   private static Buffer open(byte[] deck) throws IOException {
     nvim.command("silent! %bwipeout!").join();
     EmbeddedNvim.edit(nvim, deck, dir);
+    nvim.command("setlocal foldlevel=0").join(); // window-local: do not inherit an earlier test's
     return nvim.currentBuffer().join();
   }
 

@@ -83,7 +83,6 @@ final class CardWriter {
 
   static final byte[] SELECT_PART = ascii("PART");
   static final byte[] SELECT_NODES = ascii("NOD");
-  static final byte[] SELECT_ELEMENTS = ascii("ELE");
   static final byte[] SELECT_PART_NODES = ascii("PART>NOD");
 
   /** Solver settings before the first card; neither known keywords nor card headers. */

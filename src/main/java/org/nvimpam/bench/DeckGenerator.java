@@ -57,8 +57,8 @@ public final class DeckGenerator {
    * and no one-line folds.
    *
    * <p>The deck repeats a block of 7 folds: a run of 4 NODE lines (1 gathered fold), a run of 4
-   * SHELL lines (1 gathered fold), and 4 RBODY cards of 4 lines each (header, NAME, {@code PART}
-   * selection, {@code END}; 4 own folds plus 1 level-2 fold {@code " 4 Rbody0s "}). Runs of the same
+   * SHELL lines (1 gathered fold), and 4 RBODY cards of 4 non-comment lines each (header, NAME,
+   * {@code PART} selection, {@code END}; 4 own folds plus 1 level-2 fold {@code " 4 Rbody0s "}). Runs of the same
    * name are never adjacent, so there are no other level-2 folds. With {@code folds = 7q + r}, the
    * last r folds (0 ≤ r ≤ 6) are a shortened block:
    *

@@ -26,9 +26,4 @@ enum ElementType {
     this.headerNodes = headerNodes;
     this.extraLineNodes = extraLineNodes;
   }
-
-  /** Lines one element takes. */
-  int lines() {
-    return 1 + extraLineNodes.length;
-  }
 }

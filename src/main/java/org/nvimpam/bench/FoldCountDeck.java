@@ -10,11 +10,11 @@ import java.io.IOException;
  */
 final class FoldCountDeck {
   /** Cards in each gathered NODE or SHELL run, so that each run is a multi-line fold. */
-  static final int RUN_LENGTH = 4;
+  private static final int RUN_LENGTH = 4;
   /** RBODY cards in a full group: 4 level-1 folds and 1 level-2 fold. */
-  static final int GROUP_SIZE = 4;
+  private static final int GROUP_SIZE = 4;
   /** Folds in a full block: a NODE run, a SHELL run and a full RBODY group. */
-  static final int FOLDS_PER_BLOCK = 2 + GROUP_SIZE + 1;
+  private static final int FOLDS_PER_BLOCK = 2 + GROUP_SIZE + 1;
 
   private static final byte[] RIGID = ascii("RIGID_BODY");
   private static final long[] PART_ONE = {1};

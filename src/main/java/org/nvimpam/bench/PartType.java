@@ -9,33 +9,33 @@ package org.nvimpam.bench;
  * columns 7–11, the TIED/SLINK/ELINK flag in columns 72–81) are 0, so no further lines are due.
  */
 enum PartType {
-  SHELL("SHELL", ElementType.SHELL, 1.0,
+  SHELL("SHELL", ElementType.SHELL, 1.0, 50,
       "$#       H NINT    OFFSETNINTh",
       "        1.    3               ",
       "$#ORTBLANK      XDIR      YDIR      ZDIR",
       "    0                                   "),
-  MEMBR("MEMBR", ElementType.MEMBR, 1.0,
+  MEMBR("MEMBR", ElementType.MEMBR, 1.0, 3,
       "$#       H NINT",
       "       0.5    1",
       "$#ORTBLANK      XDIR      YDIR      ZDIR",
       "    0"),
-  TSHEL("TSHEL", ElementType.TSHEL, 0.8,
+  TSHEL("TSHEL", ElementType.TSHEL, 0.8, 3,
       "$#   ISTRAT",
       "         0"),
-  SOLID("SOLID", ElementType.SOLID, 0.8,
+  SOLID("SOLID", ElementType.SOLID, 0.8, 10,
       "$#   ISINT    ISHG  ISTRAT",
       "       0       0       0",
       "$#   ELFOR",
       "       0"),
-  TETRA("TETRA", ElementType.TETR4, 1.5,
+  TETRA("TETRA", ElementType.TETR4, 1.5, 8,
       "$#   ISINT    ISHG  ISTRAT",
       "       1       0       0",
       "$#   ELFOR",
       "       0"),
-  BSHEL("BSHEL", ElementType.BSHEL, 0.8,
+  BSHEL("BSHEL", ElementType.BSHEL, 0.8, 3,
       "$#       H NINT",
       "        2.    3"),
-  BEAM("BEAM", ElementType.BEAM, 0.3,
+  BEAM("BEAM", ElementType.BEAM, 0.3, 8,
       "$#       A       IYY       IZZ       ILL",
       "       25.      120.      120.      240.",
       "$#     ASY       ASZ",
@@ -46,19 +46,19 @@ enum PartType {
       "         0",
       "$#NPT  NPTS",
       "          0"),
-  SPRING("SPRING", ElementType.SPRING, 0.05,
+  SPRING("SPRING", ElementType.SPRING, 0.05, 4,
       "$#   IFUNC     STIFF",
       "         0     1000."),
-  BAR("BAR", ElementType.BAR, 0.1,
+  BAR("BAR", ElementType.BAR, 0.1, 2,
       "$#       A",
       "       10."),
-  JOINT("JOINT", ElementType.JOINT, 0.02,
+  JOINT("JOINT", ElementType.JOINT, 0.02, 2,
       "$#   IFUNC",
       "         0"),
-  PLINK("PLINK", null, 0.05,
+  PLINK("PLINK", null, 0.05, 4,
       "$#   RSEAR     NLAYR     SPWLG     NGESP    SPOTRA     THETA   IRADBEN",
       "        2.         0        0.         0        0.        5.          "),
-  ELINK("ELINK", null, 0.02,
+  ELINK("ELINK", null, 0.02, 3,
       "$#   IFUNC                                                            IFLAG",
       "         0");
 
@@ -68,12 +68,16 @@ enum PartType {
   final ElementType elements;
   /** Elements per node of the component the part belongs to. */
   final double elementsPerNode;
+  /** How often the generator picks this type, relative to the others; shells dominate. */
+  final int weight;
   final byte[][] typeLines;
 
-  PartType(String atype, ElementType elements, double elementsPerNode, String... typeLines) {
+  PartType(String atype, ElementType elements, double elementsPerNode, int weight,
+      String... typeLines) {
     this.atypeField = DeckLineWriter.ascii(" ".repeat(8 - atype.length()) + atype);
     this.elements = elements;
     this.elementsPerNode = elementsPerNode;
+    this.weight = weight;
     this.typeLines = new byte[typeLines.length][];
     for (int i = 0; i < typeLines.length; i++) this.typeLines[i] = DeckLineWriter.ascii(typeLines[i]);
   }

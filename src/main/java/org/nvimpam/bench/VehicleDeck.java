@@ -3,6 +3,7 @@ package org.nvimpam.bench;
 import static org.nvimpam.bench.DeckLineWriter.ascii;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -21,8 +22,8 @@ final class VehicleDeck {
       "TRUNK_LID", "CROSSMEMBER", "SUBFRAME", "A_PILLAR", "SILL", "FIREWALL");
   private static final byte[][] DENSITIES = names("7.85E-6", "2.70E-6", "1.10E-6", "1.80E-6");
   private static final PartType[] PART_TYPES = PartType.values();
-  /** Relative frequency of each {@link PartType}, in declaration order; shells dominate. */
-  private static final int[] PART_WEIGHTS = {50, 3, 3, 10, 8, 3, 8, 4, 2, 2, 4, 3};
+  private static final int PART_WEIGHT_TOTAL =
+      Arrays.stream(PART_TYPES).mapToInt(t -> t.weight).sum();
 
   private static final int MIN_NODES = 30;
   private static final int MAX_NODES = 3000;
@@ -96,13 +97,12 @@ final class VehicleDeck {
   }
 
   private PartType randomPartType() {
-    int total = 0;
-    for (int weight : PART_WEIGHTS) total += weight;
-    int pick = random.nextInt(total);
-    for (int i = 0; ; i++) {
-      pick -= PART_WEIGHTS[i];
-      if (pick < 0) return PART_TYPES[i];
+    int pick = random.nextInt(PART_WEIGHT_TOTAL);
+    for (PartType type : PART_TYPES) {
+      pick -= type.weight;
+      if (pick < 0) return type;
     }
+    throw new AssertionError("pick below the total weight");
   }
 
   /** A MATER card ending at END_MATER, or at its last row with blank lines after it. */

@@ -25,6 +25,7 @@ import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.testutil.EmbeddedNvim;
+import org.nvimpam.testutil.FoldTree;
 
 /** Every strategy, on real decks in a real headless Neovim, gives the plan's exact fold tree. */
 class FoldStrategyTest {

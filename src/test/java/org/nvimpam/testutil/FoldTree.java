@@ -1,4 +1,4 @@
-package org.nvimpam.strategy;
+package org.nvimpam.testutil;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -6,12 +6,11 @@ import java.util.Comparator;
 import java.util.List;
 import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.Nvim;
-import org.nvimpam.testutil.EmbeddedNvim;
 
 /** A window's fold tree as (start, end, depth) triples, sorted by start, then end descending. */
-record FoldTree(List<List<Integer>> folds) {
+public record FoldTree(List<List<Integer>> folds) {
   /** The tree a plan must produce: level-2 folds at depth 1, their members at depth 2. */
-  static FoldTree of(FoldPlan plan) {
+  public static FoldTree of(FoldPlan plan) {
     List<List<Integer>> out = new ArrayList<>();
     int parentStart = -1;
     int parentEnd = -1;
@@ -32,7 +31,7 @@ record FoldTree(List<List<Integer>> folds) {
   }
 
   /** The current window's folds, read from Neovim (see fold_tree.lua). */
-  static FoldTree read(Nvim nvim) throws IOException {
+  public static FoldTree read(Nvim nvim) throws IOException {
     Object flat = nvim.execLua(EmbeddedNvim.resource("/lua/fold_tree.lua"), out -> out.packArrayHeader(0)).join();
     List<List<Integer>> out = new ArrayList<>();
     List<?> l = (List<?>) flat;

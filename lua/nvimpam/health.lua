@@ -1,0 +1,67 @@
+-- :checkhealth nvimpam
+local M = {}
+
+-- vim.health (0.9+) or the health module of 0.7/0.8.
+local health = vim.health or require('health')
+local start = health.start or health.report_start
+local ok = health.ok or health.report_ok
+local warn = health.warn or health.report_warn
+local error = health.error or health.report_error
+local info = health.info or health.report_info
+
+function M.check()
+  local config = require('nvimpam.config')
+  local host = require('nvimpam.host')
+
+  start('nvimpam')
+  local v = vim.version()
+  local nvim_version = string.format('%d.%d.%d', v.major, v.minor, v.patch)
+  if v.major == 0 and v.minor < 7 then
+    error('Neovim ' .. nvim_version .. ' is too old', { 'nvimpam needs Neovim 0.7 or newer' })
+  else
+    ok('Neovim ' .. nvim_version)
+  end
+
+  local java = host.java()
+  local major, why = host.java_version(java)
+  if not major then
+    error(why, { 'Install a JDK 17 or newer, or set java = "/path/to/java" in setup()' })
+  elseif major < 17 then
+    error('Java ' .. major .. ' at ' .. vim.fn.exepath(java) .. ' is too old', { 'nvimpam needs Java 17 or newer' })
+  else
+    ok('Java ' .. major .. ' at ' .. vim.fn.exepath(java))
+  end
+
+  local jar = host.jar()
+  if vim.loop.fs_stat(jar) then
+    ok('jar: ' .. jar)
+  else
+    error('no jar at ' .. jar, { 'Build it: cd ' .. host.root() .. ' && mvn -q package -DskipTests' })
+  end
+
+  local strategy = config.get().strategy
+  if pcall(config.check_strategy, strategy) then
+    ok('strategy: ' .. strategy)
+  else
+    error('unknown strategy ' .. tostring(strategy), { 'Valid names: ' .. table.concat(config.strategies, ', ') })
+  end
+
+  if major and major >= 17 and vim.loop.fs_stat(jar) then
+    local chan, err = host.channel()
+    if not chan then
+      error('the JVM did not start: ' .. tostring(err))
+    else
+      local answered, reply = pcall(vim.fn.rpcrequest, chan, 'poll')
+      if answered and reply == 'ok' then
+        ok('JVM started (pid ' .. tostring(host.pid()) .. ') and answers')
+      else
+        error('the JVM does not answer: ' .. tostring(reply))
+      end
+    end
+  else
+    warn('JVM not started: fix the errors above first')
+  end
+  info('filetype pamcrash: *.pc, and *.inc files with PAM-CRASH card headers')
+end
+
+return M

@@ -1,0 +1,266 @@
+package org.nvimpam.plugin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.nvimpam.deck.Lines;
+import org.nvimpam.fold.FoldOptions;
+import org.nvimpam.fold.FoldParser;
+import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.Nvim;
+import org.nvimpam.testutil.EmbeddedNvim;
+import org.nvimpam.testutil.FoldTree;
+
+/**
+ * The plugin as a user meets it: a headless Neovim with this repository on 'runtimepath', whose
+ * Lua side starts target/nvimpam.jar. Fold trees are read back from Neovim itself.
+ */
+class PluginIT {
+  private static final long WAIT_MS = 15_000;
+
+  @TempDir Path dir;
+  Nvim nvim;
+
+  @BeforeEach
+  void start() throws IOException {
+    nvim = EmbeddedNvim.start();
+    // Collect notifications instead of printing them, so tests can read them.
+    lua("_G.notes = {} vim.notify = function(m, l) table.insert(_G.notes, { m, l or 2 }) end");
+  }
+
+  @AfterEach
+  void stop() {
+    nvim.close();
+  }
+
+  private Object lua(String code) {
+    return nvim.execLua(code, out -> out.packArrayHeader(0)).join();
+  }
+
+  private void setup(String options) {
+    String jar = System.getProperty("nvimpam.jar", EmbeddedNvim.root().resolve("target/nvimpam.jar").toString());
+    lua("require('nvimpam').setup({ jar = '" + jar + "', " + options + " })");
+  }
+
+  private static byte[] example() throws IOException {
+    try (InputStream in = PluginIT.class.getResourceAsStream("/decks/example.pc")) {
+      return in.readAllBytes();
+    }
+  }
+
+  private FoldTree expected(Buffer b) {
+    Lines lines = nvim.bufGetLines(b, 0, -1, false).join();
+    return FoldTree.of(FoldParser.parse(lines, new FoldOptions(true)).plan(false));
+  }
+
+  /** Waits until the window's folds equal a full parse of the buffer (live folding is debounced). */
+  private void awaitFoldsFollow(Buffer b) throws Exception {
+    long end = System.currentTimeMillis() + WAIT_MS;
+    FoldTree want = expected(b);
+    FoldTree got = FoldTree.read(nvim);
+    while (!want.equals(got) && System.currentTimeMillis() < end) {
+      Thread.sleep(50);
+      got = FoldTree.read(nvim);
+    }
+    assertEquals(want, got);
+  }
+
+  private List<?> notes() {
+    return (List<?>) lua("return _G.notes");
+  }
+
+  @Test
+  void nvimpamFoldPutsTheEnginesFoldsIntoTheWindow() throws IOException {
+    setup("auto_attach = false");
+    EmbeddedNvim.edit(nvim, example(), dir);
+    Buffer b = nvim.currentBuffer().join();
+
+    nvim.command("NvimpamFold").join();
+
+    assertEquals(expected(b), FoldTree.read(nvim));
+    assertEquals(" 725 lines: Node ", nvim.eval("foldtextresult(29)").join());
+    assertEquals(List.of(), notes(), "no error notifications");
+  }
+
+  @Test
+  void everyStrategyGivesTheSameFoldsThroughTheCommands() throws IOException {
+    setup("auto_attach = false");
+    EmbeddedNvim.edit(nvim, example(), dir);
+    Buffer b = nvim.currentBuffer().join();
+    for (String s : List.of("per-command", "call-atomic", "pipe", "lua", "viml")) {
+      nvim.command("NvimpamFoldStrategy " + s).join();
+      nvim.command("normal! zE").join();
+
+      nvim.command("NvimpamFold").join();
+
+      assertEquals(expected(b), FoldTree.read(nvim), s);
+      assertEquals(s, lua("return require('nvimpam').strategy()"));
+    }
+  }
+
+  @Test
+  void anUnknownStrategyIsAClearError() {
+    setup("auto_attach = false");
+    nvim.command("NvimpamFoldStrategy fastest").join();
+
+    String note = String.valueOf(((List<?>) notes().get(0)).get(0));
+    assertTrue(note.contains("unknown fold strategy 'fastest'"), note);
+    assertTrue(note.contains("per-command, call-atomic, pipe, lua, viml"), note);
+  }
+
+  @Test
+  void liveFoldingFollowsEditsAndUndo() throws Exception {
+    setup("auto_attach = false, debounce_ms = 20");
+    EmbeddedNvim.edit(nvim, example(), dir);
+    Buffer b = nvim.currentBuffer().join();
+    nvim.command("NvimpamFoldAttach").join();
+    assertEquals(expected(b), FoldTree.read(nvim), "folded when the command returns");
+
+    // A NODE line in the middle of the SHELL run splits it.
+    nvim.command("5000put ='NODE  /     9999              0.              0.              0.'").join();
+    awaitFoldsFollow(b);
+    assertEquals(5001L, nvim.eval("foldclosed(5001)").join(), "the new Node card is a fold of its own");
+
+    // Deleting a PART header unfolds its card.
+    nvim.command("809delete").join();
+    awaitFoldsFollow(b);
+
+    nvim.command("undo").join();
+    awaitFoldsFollow(b);
+    nvim.command("undo").join();
+    awaitFoldsFollow(b);
+    assertEquals(expected(b), FoldTree.of(FoldParser.parse(Lines.split(example()), new FoldOptions(true)).plan(false)),
+        "back to the original deck");
+  }
+
+  @Test
+  void aFoldTheUserOpenedStaysOpenWhileEditingElsewhere() throws Exception {
+    setup("auto_attach = false, debounce_ms = 20");
+    EmbeddedNvim.edit(nvim, example(), dir);
+    Buffer b = nvim.currentBuffer().join();
+    nvim.command("NvimpamFoldAttach").join();
+    nvim.command("984foldopen").join();
+
+    nvim.command("1put! ='$ new comment'").join();
+    awaitFoldsFollow(b);
+
+    assertEquals(-1L, nvim.eval("foldclosed(985)").join());
+  }
+
+  @Test
+  void autoAttachFoldsAPamcrashBufferWhenItOpens() throws Exception {
+    setup("debounce_ms = 20");
+    nvim.command("filetype on").join();
+    Path deck = dir.resolve("car.pc");
+    Files.write(deck, example());
+
+    nvim.command("edit " + deck).join();
+
+    assertEquals("pamcrash", nvim.eval("&filetype").join());
+    awaitFoldsFollow(nvim.currentBuffer().join());
+  }
+
+  @Test
+  void twoBuffersAreServedByOneJvm() throws Exception {
+    setup("auto_attach = false, debounce_ms = 20");
+    EmbeddedNvim.edit(nvim, example(), dir);
+    Buffer first = nvim.currentBuffer().join();
+    nvim.command("NvimpamFoldAttach").join();
+    Object pid = lua("return require('nvimpam.host').pid()");
+    nvim.command("split").join();
+    EmbeddedNvim.edit(nvim, example(), dir);
+    Buffer second = nvim.currentBuffer().join();
+    nvim.command("NvimpamFoldAttach").join();
+
+    assertNotEquals(first, second);
+    assertEquals(pid, lua("return require('nvimpam.host').pid()"));
+    String info = String.join("\n", castStrings(lua("return require('nvimpam').info_lines()")));
+    assertTrue(info.contains("attached buffers: [" + first.id() + ", " + second.id() + "]")
+        || info.contains("attached buffers: [" + second.id() + ", " + first.id() + "]"), info);
+    awaitFoldsFollow(second);
+  }
+
+  @Test
+  void theNextCommandRestartsAKilledJvm() throws Exception {
+    setup("auto_attach = false");
+    EmbeddedNvim.edit(nvim, example(), dir);
+    Buffer b = nvim.currentBuffer().join();
+    nvim.command("NvimpamFold").join();
+    long pid = ((Number) lua("return require('nvimpam.host').pid()")).longValue();
+    ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+    long end = System.currentTimeMillis() + WAIT_MS;
+    while (Boolean.TRUE.equals(lua("return require('nvimpam.host').running()")) && System.currentTimeMillis() < end) {
+      Thread.sleep(20);
+    }
+    nvim.command("normal! zE").join();
+
+    nvim.command("NvimpamFold").join();
+
+    assertEquals(expected(b), FoldTree.read(nvim));
+    assertNotEquals(pid, ((Number) lua("return require('nvimpam.host').pid()")).longValue());
+    String note = String.valueOf(((List<?>) notes().get(0)).get(0));
+    assertTrue(note.contains("exited"), note);
+  }
+
+  @Test
+  void aMissingJarIsReportedWithTheFix() {
+    lua("require('nvimpam').setup({ jar = '/nonexistent/nvimpam.jar', auto_attach = false })");
+
+    nvim.command("NvimpamFold").join();
+
+    String note = String.valueOf(((List<?>) notes().get(0)).get(0));
+    assertTrue(note.contains("/nonexistent/nvimpam.jar") && note.contains("mvn -q package -DskipTests"), note);
+  }
+
+  @Test
+  void checkhealthReportsNoError() {
+    setup("auto_attach = false");
+
+    nvim.command("checkhealth nvimpam").join();
+
+    String report = String.join("\n", castStrings(lua("return vim.api.nvim_buf_get_lines(0, 0, -1, false)")));
+    assertTrue(report.contains("OK: JVM started"), report);
+    assertFalse(report.contains("ERROR"), report);
+  }
+
+  @Test
+  void commandsFromTheRemotePluginManifestWork() throws Exception {
+    Path manifest = dir.resolve("rplugin.vim");
+    String init = "let $NVIM_RPLUGIN_MANIFEST = '" + manifest + "' | runtime! plugin/rplugin.vim | runtime plugin/nvimpam.vim";
+    nvim.command(init).join();
+    nvim.command("UpdateRemotePlugins").join();
+    String text = Files.readString(manifest);
+    assertTrue(text.contains("'name': 'NvimpamFold'"), text);
+    nvim.close();
+
+    nvim = EmbeddedNvim.start();
+    nvim.command(init).join();
+    EmbeddedNvim.edit(nvim, example(), dir);
+    Buffer b = nvim.currentBuffer().join();
+
+    nvim.command("NvimpamFold").join();
+
+    assertEquals(expected(b), FoldTree.read(nvim));
+  }
+
+  private static List<String> castStrings(Object o) {
+    return ((List<?>) o).stream().map(String::valueOf).toList();
+  }
+
+  @SuppressWarnings("unused")
+  private static Map<?, ?> map(Object o) {
+    return (Map<?, ?>) o;
+  }
+}

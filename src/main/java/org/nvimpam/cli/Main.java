@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "Folding for PAM-CRASH input decks in Neovim.",
-    subcommands = {CommandLine.HelpCommand.class, ServeCommand.class})
+    subcommands = {CommandLine.HelpCommand.class, ServeCommand.class, BenchCommand.class})
 public final class Main {
   private Main() {}
 
@@ -20,7 +20,7 @@ public final class Main {
   /** Runs a command line and returns its exit code; errors in the arguments give 2. */
   public static int run(String... args) {
     CommandLine cli = new CommandLine(new Main());
-    cli.setExitCodeExceptionMapper(e -> 1);
+    cli.setExitCodeExceptionMapper(e -> e instanceof CommandLine.ParameterException ? 2 : 1);
     return cli.execute(args);
   }
 }

@@ -22,11 +22,6 @@ public final class BenchProgress {
     this.terminal = terminal;
   }
 
-  /** No progress at all. */
-  public static BenchProgress silent() {
-    return new BenchProgress(new PrintStream(PrintStream.nullOutputStream()), false);
-  }
-
   void deck(int index, int of, String name) {
     deck = "deck " + index + "/" + of + " (" + name + ")";
     line(deck + ": loading");

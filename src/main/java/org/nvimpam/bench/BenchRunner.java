@@ -110,11 +110,16 @@ public final class BenchRunner {
     try {
       Files.write(file, bytes);
       nvim.command("silent! %bwipeout!").join();
-      nvim.command("silent edit " + file.toString().replace("\\", "\\\\").replace(" ", "\\ ")).join();
+      nvim.execLua("vim.cmd('silent edit ' .. vim.fn.fnameescape(...))", out -> {
+        out.packArrayHeader(1);
+        out.packString(file.toString());
+      }).join();
       Buffer buffer = nvim.currentBuffer().join();
       return measure(deck.name(), bytes.length, buffer);
     } finally {
-      nvim.command("silent! %bwipeout!").join();
+      if (!nvim.rpc().isClosed()) {
+        nvim.command("silent! %bwipeout!").join(); // the next deck starts without this one in memory
+      }
       Files.deleteIfExists(file);
     }
   }

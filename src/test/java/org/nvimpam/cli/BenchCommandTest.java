@@ -147,4 +147,23 @@ class BenchCommandTest {
     assertTrue(rows.get(1).startsWith("my deck.pc,") && rows.get(1).contains(",30,") && rows.get(1).contains("viml"),
         rows.get(1));
   }
+
+  @Test
+  void aFailingStrategyIsReportedWithoutTimesAndExitsWithOne() throws IOException {
+    // An autoload/nvimpam.vim put before ours on 'runtimepath' (through --nvim-arg) breaks `viml`.
+    Path broken = dir.resolve("broken");
+    Files.createDirectories(broken.resolve("autoload"));
+    Files.writeString(broken.resolve("autoload/nvimpam.vim"),
+        "function! nvimpam#apply(plan) abort\n  throw 'broken on purpose'\nendfunction\n");
+    Run run = bench("--folds", "20", "--strategy", "viml,lua", "--runs", "1", "--warmup", "0", "--format", "csv",
+        "--nvim-arg", "--cmd", "--nvim-arg", "set rtp^=" + broken);
+
+    assertEquals(1, run.exit(), run.err());
+    assertTrue(run.err().contains("strategy 'viml' failed on 20 folds") && run.err().contains("broken on purpose"),
+        run.err());
+    List<String> rows = run.out().lines().toList();
+    assertEquals(3, rows.size(), run.out());
+    assertTrue(rows.get(1).contains(",viml,,,,0,"), rows.get(1)); // no times, nothing counted as sent
+    assertTrue(rows.get(2).matches("20 folds,.*,lua,[0-9.]+,[0-9.]+,[0-9.]+,[0-9]+,[0-9.]+"), rows.get(2));
+  }
 }

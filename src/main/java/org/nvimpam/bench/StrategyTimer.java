@@ -34,10 +34,25 @@ public final class StrategyTimer {
     this.runs = runs;
   }
 
+  /** Told before each run; {@code run} counts from 1, warm-up runs first. */
+  @FunctionalInterface
+  public interface RunListener {
+    void beforeRun(String strategy, boolean warmup, int run, int of);
+  }
+
   public Timing time(FoldStrategy strategy, FoldPlan plan) {
+    return time(strategy, plan, (name, warm, run, of) -> {});
+  }
+
+  public Timing time(FoldStrategy strategy, FoldPlan plan, RunListener listener) {
     double[] ms = new double[runs];
     long bytes = 0;
     for (int r = -warmup; r < runs; r++) {
+      if (r < 0) {
+        listener.beforeRun(strategy.name(), true, r + warmup + 1, warmup);
+      } else {
+        listener.beforeRun(strategy.name(), false, r + 1, runs);
+      }
       lua(RESET);
       long sent0 = nvim.rpc().bytesWritten();
       long t0 = System.nanoTime();

@@ -1,0 +1,200 @@
+package org.nvimpam.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import org.nvimpam.deck.Lines;
+import org.nvimpam.fold.FoldOptions;
+import org.nvimpam.fold.FoldParser;
+import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.Nvim;
+import org.nvimpam.strategy.FoldStrategies;
+import org.nvimpam.strategy.FoldStrategy;
+
+/**
+ * Runs the headless benchmark: each deck is written to a file and opened in Neovim, then timed
+ * from getting its lines, through parsing them into a fold plan, to every strategy applying that
+ * plan, plus the in-process floor. One {@link BenchResult} per deck and strategy.
+ *
+ * <p>A strategy that fails on a deck (an error, or the wrong folds in Neovim) gets a result
+ * without times and a line in {@link #failures()}; the other strategies still run.
+ */
+public final class BenchRunner {
+  /**
+   * What to measure.
+   *
+   * @param strategies strategy names, as {@link FoldStrategies#byName} takes them
+   * @param warmup runs before the measured ones, for every timed step
+   * @param runs measured runs, whose median, minimum and maximum are reported
+   * @param foldOptions how folds are computed
+   */
+  public record Settings(List<String> strategies, int warmup, int runs, FoldOptions foldOptions) {
+    public Settings {
+      strategies = List.copyOf(strategies);
+      Objects.requireNonNull(foldOptions, "foldOptions");
+      if (strategies.isEmpty()) {
+        throw new IllegalArgumentException("no strategy to measure");
+      }
+      strategies.forEach(FoldStrategies::byName); // unknown names fail here, with the valid ones listed
+      if (runs < 1 || warmup < 0) {
+        throw new IllegalArgumentException("need runs >= 1 and warmup >= 0, got " + runs + " and " + warmup);
+      }
+    }
+  }
+
+  private final Nvim nvim;
+  private final Settings settings;
+  private final Path workDir;
+  private final BenchProgress progress;
+  private final List<String> failures = new ArrayList<>();
+
+  /**
+   * @param nvim a Neovim with nvimpam's runtime on its 'runtimepath' (see {@link #nvimArgv})
+   * @param workDir where the decks are written for Neovim to open
+   */
+  public BenchRunner(Nvim nvim, Settings settings, Path workDir, BenchProgress progress) {
+    this.nvim = nvim;
+    this.settings = settings;
+    this.workDir = workDir;
+    this.progress = progress;
+  }
+
+  /**
+   * The command line of a headless, embedded Neovim without user configuration, with {@code
+   * runtime} first on its 'runtimepath' and {@code extraArgs} at the end.
+   */
+  public static List<String> nvimArgv(String nvim, Path runtime, List<String> extraArgs) {
+    List<String> argv = new ArrayList<>(List.of(nvim, "--embed", "--headless", "-u", "NONE", "-i", "NONE", "-n",
+        "--cmd", "set rtp^=" + optionEscape(runtime.toString())));
+    argv.addAll(extraArgs);
+    return argv;
+  }
+
+  /** A path as a :set value and 'runtimepath' entry: spaces for :set, commas for the list. */
+  private static String optionEscape(String path) {
+    return path.replace("\\", "\\\\").replace(" ", "\\ ").replace(",", "\\\\,");
+  }
+
+  /** The machine, for the report: cores, OS and architecture. */
+  public static String machine() {
+    return String.format(Locale.ROOT, "%d cores, %s %s", Runtime.getRuntime().availableProcessors(),
+        System.getProperty("os.name"), System.getProperty("os.arch"));
+  }
+
+  /** Benchmarks each deck in turn. */
+  public List<BenchResult> run(List<BenchDeck> decks) throws IOException {
+    List<BenchResult> results = new ArrayList<>();
+    for (int i = 0; i < decks.size(); i++) {
+      BenchDeck deck = decks.get(i);
+      progress.deck(i + 1, decks.size(), deck.name());
+      results.addAll(run(deck));
+    }
+    progress.done();
+    return results;
+  }
+
+  /** What went wrong, one line per failed deck × strategy; empty when everything worked. */
+  public List<String> failures() {
+    return List.copyOf(failures);
+  }
+
+  private List<BenchResult> run(BenchDeck deck) throws IOException {
+    byte[] bytes = deck.bytes();
+    Path file = Files.createTempFile(workDir, "deck", ".pc");
+    try {
+      Files.write(file, bytes);
+      nvim.command("silent! %bwipeout!").join();
+      nvim.execLua("vim.cmd('silent edit ' .. vim.fn.fnameescape(...))", out -> {
+        out.packArrayHeader(1);
+        out.packString(file.toString());
+      }).join();
+      Buffer buffer = nvim.currentBuffer().join();
+      return measure(deck.name(), bytes.length, buffer);
+    } finally {
+      if (!nvim.rpc().isClosed()) {
+        nvim.command("silent! %bwipeout!").join(); // the next deck starts without this one in memory
+      }
+      Files.deleteIfExists(file);
+    }
+  }
+
+  private List<BenchResult> measure(String deck, long bytes, Buffer buffer) {
+    int warmup = settings.warmup();
+    int runs = settings.runs();
+    double[] getLines = new double[runs];
+    Lines lines = null;
+    progress.step("get lines");
+    for (int r = -warmup; r < runs; r++) {
+      long t0 = System.nanoTime();
+      lines = nvim.bufGetLines(buffer, 0, -1, false).join();
+      record(getLines, r, t0);
+    }
+    double[] parse = new double[runs];
+    FoldPlan plan = null;
+    progress.step("parse");
+    for (int r = -warmup; r < runs; r++) {
+      long t0 = System.nanoTime();
+      plan = FoldParser.parse(lines, settings.foldOptions()).plan(false);
+      record(parse, r, t0);
+    }
+    double getLinesMs = median(getLines);
+    double parseMs = median(parse);
+
+    StrategyTimer timer = new StrategyTimer(nvim, buffer, warmup, runs);
+    List<StrategyTimer.Timing> timings = new ArrayList<>();
+    double floorMs = Double.NaN;
+    for (String name : settings.strategies()) {
+      FoldStrategy strategy = FoldStrategies.byName(name);
+      try {
+        timings.add(timer.time(strategy, plan, (s, warm, run, of) -> progress.run(s, warm, run, of)));
+      } catch (RuntimeException e) {
+        if (nvim.rpc().isClosed()) {
+          throw new IllegalStateException("Neovim exited while strategy '" + name + "' ran on " + deck, e);
+        }
+        String failure = "strategy '" + name + "' failed on " + deck + ": " + message(e);
+        failures.add(failure);
+        progress.warn(failure);
+        timings.add(new StrategyTimer.Timing(name, plan.size(), Double.NaN, Double.NaN, Double.NaN, 0));
+        continue;
+      }
+      if (Double.isNaN(floorMs)) {
+        progress.step("floor (Lua loop in Neovim)");
+        floorMs = timer.floorMs(); // Neovim holds the plan now: the floor recreates it
+      }
+    }
+    List<BenchResult> results = new ArrayList<>();
+    for (StrategyTimer.Timing t : timings) {
+      results.add(new BenchResult(deck, lines.count(), bytes, plan.size(), getLinesMs, parseMs, t.strategy(),
+          t.medianMs(), t.minMs(), t.maxMs(), t.bytesSent(), floorMs));
+    }
+    return results;
+  }
+
+  private static void record(double[] ms, int run, long t0) {
+    long t1 = System.nanoTime();
+    if (run >= 0) {
+      ms[run] = (t1 - t0) / 1e6;
+    }
+  }
+
+  private static double median(double[] ms) {
+    double[] sorted = ms.clone();
+    Arrays.sort(sorted);
+    return StrategyTimer.median(sorted);
+  }
+
+  /** The innermost message of a (possibly wrapped) exception. */
+  private static String message(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && (t.getMessage() == null || t instanceof java.util.concurrent.CompletionException)) {
+      t = t.getCause();
+    }
+    return t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName();
+  }
+}

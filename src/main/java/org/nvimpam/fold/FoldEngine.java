@@ -40,9 +40,9 @@ public final class FoldEngine {
     int k = replacement.count();
     int delta = k - (last - first);
 
-    int restart = restartFold(old, first);
-    int keep = Math.max(restart, 0); // old folds [0, keep) stay as they are
     FoldParser parser = new FoldParser(deck, options, names, 16);
+    int restart = restartFold(old, first, parser.walker());
+    int keep = Math.max(restart, 0); // old folds [0, keep) stay as they are
     parser.syncWith(old, delta, first + k, keep);
     if (restart < 0) {
       parser.run(0, -1, -1);
@@ -52,11 +52,7 @@ public final class FoldEngine {
       int limit = Math.min(first - 1, old.level1End(restart));
       boolean run = kw < Keywords.COUNT && Keywords.gathered(kw);
       int card = run ? lastCardBefore(parser.walker(), kw, s, limit) : s;
-      if (card == s) {
-        parser.run(s, -1, -1);
-      } else {
-        parser.run(card, s, kw);
-      }
+      parser.run(card, card == s ? -1 : s, card == s ? -1 : kw);
     }
     folds = splice(old, keep, parser, delta);
     return folds;
@@ -67,7 +63,7 @@ public final class FoldEngine {
    * {@code first} on a known keyword line, or a later generic fold when no PART card before it is
    * still searching for its END_PART. -1 when there is none: restart at the top.
    */
-  private int restartFold(FoldSet old, int first) {
+  private static int restartFold(FoldSet old, int first, CardWalker walker) {
     int j = lastStartingBefore(old, first);
     if (j < 0) return -1;
     if (old.level1Name(j) < Keywords.COUNT) return j;
@@ -76,7 +72,7 @@ public final class FoldEngine {
     if (k < 0 || !Keywords.isPart(old.level1Name(k))) return j;
     // A PART card that ended at END_PART searches no further; one that was counted searched up to
     // the next keyword line, past the generic folds after it, and an edit may give it an END_PART.
-    return new CardWalker(deck).isEndPart(old.level1End(k)) ? j : k;
+    return walker.isEndPart(old.level1End(k)) ? j : k;
   }
 
   private static int lastStartingBefore(FoldSet set, int line) {

@@ -9,8 +9,4 @@ package org.nvimpam.fold;
 public record FoldOptions(boolean genericCards) {
   public static final FoldOptions GENERIC = new FoldOptions(true);
   public static final FoldOptions COMPATIBLE = new FoldOptions(false);
-
-  public static FoldOptions defaults() {
-    return GENERIC;
-  }
 }

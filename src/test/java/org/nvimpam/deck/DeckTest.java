@@ -1,0 +1,102 @@
+package org.nvimpam.deck;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class DeckTest {
+  private static void assertSameLines(List<byte[]> model, Deck deck) {
+    assertEquals(model.size(), deck.lineCount());
+    for (int i = 0; i < model.size(); i++) {
+      assertArrayEquals(model.get(i), deck.line(i), "line " + i);
+      byte[] a = deck.arena();
+      byte[] viaArena = java.util.Arrays.copyOfRange(a, deck.start(i), deck.start(i) + deck.length(i));
+      assertArrayEquals(model.get(i), viaArena, "arena bytes of line " + i);
+    }
+  }
+
+  @Test
+  void loadingSizesTheArenaAndIndexExactly() {
+    Deck d = Deck.of(Lines.ofLatin1("abc", "", "de\r"));
+    assertEquals(3, d.lineCount());
+    assertEquals(6, d.byteSize());
+    assertEquals(6 + 2 * 3 * 4, d.heapBytes());
+  }
+
+  @Test
+  void replaceFollowsBufLinesEventSemantics() {
+    Deck d = Deck.of(Lines.ofLatin1("a", "b", "c", "d"));
+    d.replace(1, 3, Lines.ofLatin1("x", "y", "z")); // lines 1 and 2 become three lines
+    assertSameLines(List.of("a".getBytes(), "x".getBytes(), "y".getBytes(), "z".getBytes(), "d".getBytes()), d);
+    d.replace(5, 5, Lines.ofLatin1("end"));
+    d.replace(0, 1, Lines.empty());
+    assertSameLines(List.of("x".getBytes(), "y".getBytes(), "z".getBytes(), "d".getBytes(), "end".getBytes()), d);
+  }
+
+  @Test
+  void deletingEverythingLeavesNoLines() {
+    Deck d = Deck.of(Lines.ofLatin1("a", "b"));
+    d.replace(0, 2, Lines.empty());
+    assertEquals(0, d.lineCount());
+    assertEquals(0, d.byteSize());
+  }
+
+  @Test
+  void replaceOutsideTheDeckIsRejected() {
+    Deck d = Deck.of(Lines.ofLatin1("a", "b"));
+    assertThrows(IndexOutOfBoundsException.class, () -> d.replace(1, 3, Lines.empty()));
+    assertThrows(IndexOutOfBoundsException.class, () -> d.replace(2, 1, Lines.empty()));
+    assertThrows(IndexOutOfBoundsException.class, () -> d.replace(-1, 0, Lines.empty()));
+  }
+
+  @Test
+  void randomEditsMatchAListModelAndCompactionKeepsTheLines() {
+    Random r = new Random(42);
+    List<byte[]> model = new ArrayList<>();
+    for (int i = 0; i < 2000; i++) model.add(randomLine(r));
+    Deck d = Deck.of(lines(model));
+    for (int step = 0; step < 3000; step++) {
+      int first = r.nextInt(model.size() + 1);
+      int last = Math.min(model.size(), first + r.nextInt(5));
+      List<byte[]> repl = new ArrayList<>();
+      int k = r.nextInt(step % 500 == 0 ? 400 : 5); // now and then a big paste, to force growth
+      for (int i = 0; i < k; i++) repl.add(randomLine(r));
+      model.subList(first, last).clear();
+      model.addAll(first, repl);
+      d.replace(first, last, lines(repl));
+      long live = model.stream().mapToLong(b -> b.length).sum();
+      assertEquals(live, d.byteSize());
+    }
+    assertSameLines(model, d);
+  }
+
+  @Test
+  void garbageIsCompactedAway() {
+    List<byte[]> model = new ArrayList<>();
+    byte[] line = new byte[1000];
+    for (int i = 0; i < 1000; i++) model.add(line);
+    Deck d = Deck.of(lines(model));
+    for (int i = 0; i < 500; i++) d.replace(i, i + 1, lines(List.of(line)));
+    // 500 kB of replaced lines would be garbage without compaction.
+    assertEquals(1_000_000, d.byteSize());
+    assertEquals(true, d.heapBytes() < 1_300_000, "heap " + d.heapBytes());
+  }
+
+  private static byte[] randomLine(Random r) {
+    byte[] b = new byte[r.nextInt(90)];
+    r.nextBytes(b);
+    for (int i = 0; i < b.length; i++) if (b[i] == '\n') b[i] = 'x';
+    return b;
+  }
+
+  private static Lines lines(List<byte[]> l) {
+    Lines.Builder b = new Lines.Builder(l.size(), 64);
+    for (byte[] x : l) b.add(x, 0, x.length);
+    return b.build();
+  }
+}

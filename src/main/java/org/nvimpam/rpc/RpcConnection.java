@@ -331,6 +331,8 @@ public final class RpcConnection implements AutoCloseable {
         throw new ProtocolException("not a msgpack-RPC message: array of " + size
             + " elements with type " + type);
       }
+    } catch (ProtocolException e) {
+      throw e;
     } catch (IOException | MessagePackException e) {
       throw new ProtocolException("malformed message envelope: " + e.getMessage(), e);
     }
@@ -361,22 +363,23 @@ public final class RpcConnection implements AutoCloseable {
     if (p == null) {
       throw new ProtocolException("response to unknown msgid " + (msgid & MSGID_MASK));
     }
-    if (!u.tryUnpackNil()) {
-      p.future.completeExceptionally(nvimError(u, p.method));
-      return;
-    }
-    Object value;
+    // The frame is well-formed msgpack; a value that does not fit fails this call only.
+    String part = "error";
     try {
-      value = p.decoder.read(u);
+      if (!u.tryUnpackNil()) {
+        p.future.completeExceptionally(nvimError(u, p.method));
+        return;
+      }
+      part = "result";
+      Object value = p.decoder.read(u);
       if (u.getTotalReadBytes() != len) {
         throw new IOException("the decoder left " + (len - u.getTotalReadBytes()) + " bytes unread");
       }
+      complete(p.future, value);
     } catch (IOException | RuntimeException e) {
-      p.future.completeExceptionally(
-          new DecodeException("cannot decode the result of " + p.method + ": " + e.getMessage(), e));
-      return;
+      p.future.completeExceptionally(new DecodeException(
+          "cannot decode the " + part + " of " + p.method + ": " + e.getMessage(), e));
     }
-    complete(p.future, value);
   }
 
   @SuppressWarnings("unchecked")

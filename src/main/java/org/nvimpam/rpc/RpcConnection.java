@@ -140,6 +140,27 @@ public final class RpcConnection implements AutoCloseable {
   }
 
   /**
+   * As {@link #request}, but the future completes on the dispatcher thread once every
+   * notification that arrived before the response has been handled — e.g. {@code nvim_buf_attach},
+   * whose initial buffer dump precedes its reply. Do not wait for it on the dispatcher thread.
+   */
+  public <T> CompletableFuture<T> requestInOrder(String method, Encoder params, Decoder<T> result) {
+    RpcFuture<T> ordered = new RpcFuture<>(reader);
+    request(method, params, result).whenComplete((v, e) -> {
+      Runnable settle = () -> {
+        if (e != null) ordered.completeExceptionally(e);
+        else ordered.complete(v);
+      };
+      try {
+        dispatcher.execute(settle);
+      } catch (RejectedExecutionException closing) {
+        settle.run();
+      }
+    });
+    return ordered;
+  }
+
+  /**
    * Sends a notification. Failures inside Neovim come back as {@code nvim_error_event}; a closed
    * connection throws {@link ConnectionClosedException}; a failing encoder throws its exception
    * (an {@link IOException} wrapped as {@link UncheckedIOException}) and sends nothing.

@@ -184,8 +184,9 @@ public final class Nvim implements AutoCloseable {
         });
   }
 
+  /** Detaches; the listener's {@code onDetach} has run when this completes with true. */
   public CompletableFuture<Boolean> bufDetach(Buffer b) {
-    return call("nvim_buf_detach", args(b), Decoders.booleanValue())
+    return rpc.requestInOrder("nvim_buf_detach", args(b), Decoders.booleanValue())
         .whenComplete((ok, e) -> {
           if (e == null && ok) bufferEvents.remove(b);
         });

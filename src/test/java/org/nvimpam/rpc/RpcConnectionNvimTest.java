@@ -28,7 +28,8 @@ class RpcConnectionNvimTest {
     assertEquals(2L, c.request("nvim_eval", evalArgs("1+1"), LONG).get(10, TimeUnit.SECONDS));
     CompletableFuture<Long> sleeping = c.request("nvim_eval", evalArgs("execute('sleep 20') + 1"), LONG);
     long t0 = System.nanoTime();
-    t.process().destroyForcibly();
+    // SIGKILL from outside; Process.destroyForcibly() would also close our end of the pipes
+    t.process().toHandle().destroyForcibly();
     ExecutionException e =
         assertThrows(ExecutionException.class, () -> sleeping.get(1, TimeUnit.SECONDS));
     assertTrue((System.nanoTime() - t0) < 1_000_000_000L);

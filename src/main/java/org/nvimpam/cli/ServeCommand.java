@@ -41,12 +41,22 @@ public final class ServeCommand implements Callable<Integer> {
     nvim.rpc().onRequest("poll", params -> out -> out.packString("ok"));
   }
 
+  private final List<Consumer<Nvim>> installers;
+
+  public ServeCommand() {
+    this(INSTALLERS);
+  }
+
+  ServeCommand(List<Consumer<Nvim>> installers) {
+    this.installers = List.copyOf(installers);
+  }
+
   @Override
   public Integer call() {
     PrintStream realStdout = System.out;
     System.setOut(System.err); // from here on, only RPC reaches fd 1
     realStdout.flush();
-    return serve(new StdioTransport(), INSTALLERS);
+    return serve(new StdioTransport(), installers);
   }
 
   /**

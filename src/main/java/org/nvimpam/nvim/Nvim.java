@@ -171,19 +171,22 @@ public final class Nvim implements AutoCloseable {
 
   /**
    * Attaches {@code l} to {@code b}'s updates. With {@code sendBuffer} the whole buffer arrives
-   * first, as one {@code onLines} with {@code lastline == -1}, before this future completes.
+   * first, as one {@code onLines} with {@code lastline == -1}, handled before this future
+   * completes (on the dispatcher thread: do not wait for it there).
    * Completes with false (and forgets {@code l}) if Neovim refused.
    */
   public CompletableFuture<Boolean> bufAttach(Buffer b, boolean sendBuffer, BufferListener l) {
     bufferEvents.put(b, l); // before the call: the initial dump precedes the reply
-    return call("nvim_buf_attach", args(b, sendBuffer, Map.of()), Decoders.booleanValue())
+    return rpc.requestInOrder("nvim_buf_attach", args(b, sendBuffer, Map.of()),
+            Decoders.booleanValue())
         .whenComplete((ok, e) -> {
           if (e != null || !ok) bufferEvents.remove(b);
         });
   }
 
+  /** Detaches; the listener's {@code onDetach} has run when this completes with true. */
   public CompletableFuture<Boolean> bufDetach(Buffer b) {
-    return call("nvim_buf_detach", args(b), Decoders.booleanValue())
+    return rpc.requestInOrder("nvim_buf_detach", args(b), Decoders.booleanValue())
         .whenComplete((ok, e) -> {
           if (e == null && ok) bufferEvents.remove(b);
         });

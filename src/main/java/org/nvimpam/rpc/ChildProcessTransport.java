@@ -16,11 +16,11 @@ public final class ChildProcessTransport implements Transport {
       List.of("nvim", "--embed", "--headless", "-u", "NONE", "-i", "NONE", "-n");
 
   private final Process process;
-  private final String description;
+  private final String program;
 
   private ChildProcessTransport(Process process, List<String> argv) {
     this.process = process;
-    this.description = argv.get(0) + " child process (pid " + process.pid() + ")";
+    this.program = argv.get(0);
   }
 
   /** Starts {@code argv} (program and arguments). */
@@ -51,9 +51,11 @@ public final class ChildProcessTransport implements Transport {
     return process.getOutputStream();
   }
 
+  /** e.g. {@code "nvim child process (pid 4242)"}, then {@code "(pid 4242, exited with 137)"}. */
   @Override
   public String describe() {
-    return description;
+    String status = process.isAlive() ? "" : ", exited with " + process.exitValue();
+    return program + " child process (pid " + process.pid() + status + ")";
   }
 
   /** Closes the child's stdin (Neovim exits on that), then waits briefly before killing it. */

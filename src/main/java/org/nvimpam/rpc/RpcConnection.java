@@ -141,6 +141,27 @@ public final class RpcConnection implements AutoCloseable {
   }
 
   /**
+   * As {@link #request}, but the future completes on the dispatcher thread once every
+   * notification that arrived before the response has been handled — e.g. {@code nvim_buf_attach},
+   * whose initial buffer dump precedes its reply. Do not wait for it on the dispatcher thread.
+   */
+  public <T> CompletableFuture<T> requestInOrder(String method, Encoder params, Decoder<T> result) {
+    RpcFuture<T> ordered = new RpcFuture<>(reader);
+    request(method, params, result).whenComplete((v, e) -> {
+      Runnable settle = () -> {
+        if (e != null) ordered.completeExceptionally(e);
+        else ordered.complete(v);
+      };
+      try {
+        dispatcher.execute(settle);
+      } catch (RejectedExecutionException closing) {
+        settle.run();
+      }
+    });
+    return ordered;
+  }
+
+  /**
    * Sends a notification. Failures inside Neovim come back as {@code nvim_error_event}; a closed
    * connection throws {@link ConnectionClosedException}; a failing encoder throws its exception
    * (an {@link IOException} wrapped as {@link UncheckedIOException}) and sends nothing.
@@ -340,6 +361,8 @@ public final class RpcConnection implements AutoCloseable {
         throw new ProtocolException("not a msgpack-RPC message: array of " + size
             + " elements with type " + type);
       }
+    } catch (ProtocolException e) {
+      throw e;
     } catch (IOException | MessagePackException e) {
       throw new ProtocolException("malformed message envelope: " + e.getMessage(), e);
     }
@@ -370,22 +393,23 @@ public final class RpcConnection implements AutoCloseable {
     if (p == null) {
       throw new ProtocolException("response to unknown msgid " + (msgid & MSGID_MASK));
     }
-    if (!u.tryUnpackNil()) {
-      p.future.completeExceptionally(nvimError(u, p.method));
-      return;
-    }
-    Object value;
+    // The frame is well-formed msgpack; a value that does not fit fails this call only.
+    String part = "error";
     try {
-      value = p.decoder.read(u);
+      if (!u.tryUnpackNil()) {
+        p.future.completeExceptionally(nvimError(u, p.method));
+        return;
+      }
+      part = "result";
+      Object value = p.decoder.read(u);
       if (u.getTotalReadBytes() != len) {
         throw new IOException("the decoder left " + (len - u.getTotalReadBytes()) + " bytes unread");
       }
+      complete(p.future, value);
     } catch (IOException | RuntimeException e) {
-      p.future.completeExceptionally(
-          new DecodeException("cannot decode the result of " + p.method + ": " + e.getMessage(), e));
-      return;
+      p.future.completeExceptionally(new DecodeException(
+          "cannot decode the " + part + " of " + p.method + ": " + e.getMessage(), e));
     }
-    complete(p.future, value);
   }
 
   @SuppressWarnings("unchecked")

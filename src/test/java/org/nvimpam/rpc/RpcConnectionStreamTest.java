@@ -1,0 +1,128 @@
+package org.nvimpam.rpc;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.msgpack.core.MessagePack;
+import org.msgpack.core.MessageUnpacker;
+
+/** A whole connection fed hostile bytes over in-memory streams: it must close, clearly and fast. */
+class RpcConnectionStreamTest {
+  private static final Decoder<Long> LONG = MessageUnpacker::unpackLong;
+  private static final Encoder NO_ARGS = out -> out.packArrayHeader(0);
+
+  private static Throwable failure(CompletableFuture<?> f) throws Exception {
+    ExecutionException e =
+        assertThrows(ExecutionException.class, () -> f.get(1, TimeUnit.SECONDS));
+    return e.getCause();
+  }
+
+  @Test
+  void anOversizedStringHeaderFailsPendingCallsAndSaysWhy() throws Exception {
+    PipedOutputStream peer = new PipedOutputStream();
+    PipedInputStream in = new PipedInputStream(peer, 1 << 16);
+    RpcConnection c = RpcConnection.start(
+        new StreamTransport(in, new ByteArrayOutputStream()), RpcLimits.defaults());
+    CompletableFuture<Long> call = c.request("nvim_eval", NO_ARGS, LONG);
+    // [1, 0, nil, "<2,000,000,000 bytes>"] — only the header is ever sent
+    peer.write(new byte[] {(byte) 0x94, 1, 0, (byte) 0xc0, (byte) 0xdb, 0x77, 0x35, (byte) 0x94, 0});
+    peer.flush();
+    Throwable t = failure(call);
+    assertInstanceOf(ConnectionClosedException.class, t);
+    assertEquals("test streams: protocol error: string of 2000000000 bytes exceeds limit 268435456",
+        t.getMessage());
+    Throwable closed = failure(c.closed());
+    assertSame(t, closed);
+    // later calls fail at once
+    assertSame(t, failure(c.request("nvim_eval", NO_ARGS, LONG)));
+    peer.close();
+  }
+
+  @Test
+  void endOfStreamClosesCleanlyAndFailsPendingCalls() throws Exception {
+    PipedOutputStream peer = new PipedOutputStream();
+    RpcConnection c = RpcConnection.start(
+        new StreamTransport(new PipedInputStream(peer), new ByteArrayOutputStream()),
+        RpcLimits.defaults());
+    CompletableFuture<Long> call = c.request("x", NO_ARGS, LONG);
+    peer.close();
+    Throwable t = failure(call);
+    assertEquals("test streams: end of stream (the peer closed the connection)", t.getMessage());
+    assertNull(c.closed().get(1, TimeUnit.SECONDS));
+  }
+
+  @Test
+  void aResponseToAnUnknownMsgidIsAProtocolError() throws Exception {
+    byte[] resp = {(byte) 0x94, 1, 42, (byte) 0xc0, 7};
+    RpcConnection c = RpcConnection.start(
+        new StreamTransport(new ByteArrayInputStream(resp), new ByteArrayOutputStream()),
+        RpcLimits.defaults());
+    assertEquals("test streams: protocol error: response to unknown msgid 42",
+        failure(c.closed()).getMessage());
+  }
+
+  @Test
+  void aFailingEncoderSendsNothingAndTheNextMessageIsWhole() throws Exception {
+    ByteArrayOutputStream wire = new ByteArrayOutputStream();
+    PipedOutputStream peer = new PipedOutputStream();
+    RpcConnection c = RpcConnection.start(
+        new StreamTransport(new PipedInputStream(peer), wire), RpcLimits.defaults());
+    CompletableFuture<Long> bad = c.request("bad", out -> {
+      out.packArrayHeader(2).packString("x".repeat(100_000));
+      throw new IOException("encoder gave up");
+    }, LONG);
+    assertEquals("encoder gave up", failure(bad).getMessage());
+    assertEquals(0, wire.size());
+    assertEquals(0, c.bytesWritten());
+    c.request("good", out -> out.packArrayHeader(1).packInt(5), LONG);
+    MessageUnpacker u = MessagePack.newDefaultUnpacker(wire.toByteArray());
+    assertEquals(4, u.unpackArrayHeader());
+    assertEquals(0, u.unpackInt());
+    assertEquals(1, u.unpackLong(), "the failed request's msgid is not reused on the wire");
+    assertEquals("good", u.unpackString());
+    assertEquals(1, u.unpackArrayHeader());
+    assertEquals(5, u.unpackInt());
+    assertFalse(u.hasNext());
+    assertEquals(wire.size(), c.bytesWritten());
+    c.close();
+  }
+
+  @Test
+  void randomHostileStreamsNeverHangAConnection() throws Exception {
+    RpcLimits limits = RpcLimits.defaults().withMaxMessageBytes(1 << 16).withMaxDepth(8);
+    int protocolErrors = 0;
+    for (int seed = 0; seed < 2000; seed++) {
+      Random rnd = new Random(seed);
+      byte[] junk = new byte[rnd.nextInt(600)];
+      rnd.nextBytes(junk);
+      if (rnd.nextBoolean() && junk.length > 4) { // look like a response to call 0
+        junk[0] = (byte) 0x94;
+        junk[1] = 1;
+        junk[2] = 0;
+      }
+      RpcConnection c = RpcConnection.start(
+          new StreamTransport(new ByteArrayInputStream(junk), new ByteArrayOutputStream()),
+          limits);
+      CompletableFuture<Long> call = c.request("x", NO_ARGS, LONG);
+      try {
+        c.closed().get(1, TimeUnit.SECONDS);
+      } catch (ExecutionException e) {
+        assertInstanceOf(ConnectionClosedException.class, e.getCause(), "seed " + seed);
+        assertTrue(e.getCause().getMessage().startsWith("test streams: protocol error: "),
+            "seed " + seed + ": " + e.getCause().getMessage());
+        protocolErrors++;
+      }
+      assertTrue(call.isDone(), "seed " + seed + ": the call is settled once closed");
+    }
+    assertTrue(protocolErrors > 1000, "protocol errors: " + protocolErrors);
+  }
+}

@@ -158,6 +158,7 @@ function M.prepare(plan)
     end)
   end
   st.folds, st.names, st.edits = plan.folds, plan.names, {}
+  st.tick = api.nvim_buf_get_changedtick(buf)
   st.saved, st.origin = saved, api.nvim_get_current_win()
   track_edits(buf, st)
   local wins = {}
@@ -334,6 +335,12 @@ function M.verify(buf)
     vim.wo.foldlevel = foldlevel
   end)
   return found
+end
+
+--- The buffer's changedtick when its folds were last applied (nil before the first time).
+function M.applied_tick(buf)
+  local st = buffers[buf == 0 and api.nvim_get_current_buf() or buf]
+  return st and st.tick
 end
 
 --- The plan last applied to a buffer (for the VimL strategy, tests and :NvimpamFoldInfo).

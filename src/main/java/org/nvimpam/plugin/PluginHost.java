@@ -207,7 +207,9 @@ public final class PluginHost {
 
       @Override
       public boolean userIsTyping() {
-        Object mode = nvim.call("nvim_get_mode", out -> out.packArrayHeader(0), nvim.objects()).join();
+        // Not nvim_get_mode: Neovim defers that one until it waits for input, so asked while it
+        // waits for one of our replies it would never answer.
+        Object mode = nvim.execLua("return vim.api.nvim_get_mode()", out -> out.packArrayHeader(0)).join();
         if (mode instanceof Map<?, ?> m) {
           String name = String.valueOf(m.get("mode"));
           return Boolean.TRUE.equals(m.get("blocking")) || name.startsWith("i") || name.startsWith("R");

@@ -20,7 +20,7 @@ final class LuaStrategy implements FoldStrategy {
     try {
       nvim.execLua(APPLY, out -> {
         out.packArrayHeader(1);
-        PlanPayload.pack(out, buffer.id(), plan);
+        PlanPayload.packForLua(out, buffer.id(), plan);
       }).join();
     } catch (CompletionException e) {
       throw SingleCallFailure.of(NAME, plan, e.getCause());

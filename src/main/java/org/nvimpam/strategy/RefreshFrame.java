@@ -23,7 +23,7 @@ final class RefreshFrame {
     try {
       Object reply = nvim.execLua(PREPARE, out -> {
         out.packArrayHeader(1);
-        PlanPayload.pack(out, buffer.id(), plan);
+        PlanPayload.packForLua(out, buffer.id(), plan);
       }).join();
       List<Long> windows = new ArrayList<>();
       if (reply instanceof List<?> list) {

@@ -19,7 +19,7 @@ final class VimlStrategy implements FoldStrategy {
     try {
       nvim.callFunction("nvimpam#apply", out -> {
         out.packArrayHeader(1);
-        PlanPayload.pack(out, buffer.id(), plan);
+        PlanPayload.packForViml(out, buffer.id(), plan);
       }).join();
     } catch (CompletionException e) {
       throw SingleCallFailure.of(NAME, plan, e.getCause());

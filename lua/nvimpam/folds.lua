@@ -109,18 +109,28 @@ end
 
 -- Reads, in the current window, whether each fold of the previous plan is open, keyed by its range
 -- in today's numbering. Parents come first so a closed parent can be opened to read its members.
+-- A fold counts only while the window still has a fold that deep at its start: after a reload or
+-- a user's zE the old folds are gone, and "not closed" must not read as "open".
 local function read_states(st)
   local states = {}
   local get, edits = st.get, st.edits
+  local ps, pe = -1, -2
   for f = st.n - 1, 0, -1 do
     local i = f * STRIDE + 1
+    local level2 = get(i + 3) > 0
     local s, e = shift(get(i), get(i + 1), edits)
+    if level2 then
+      ps, pe = s or -1, e or -2
+    end
     if s then
-      local closed = fn.foldclosed(s) == s and fn.foldclosedend(s) == e
-      if closed and get(i + 3) > 0 then
-        api.nvim_command(s .. 'foldopen')
+      local depth = (not level2 and s >= ps and e <= pe) and 2 or 1
+      if fn.foldlevel(s) >= depth then
+        local closed = fn.foldclosed(s) == s and fn.foldclosedend(s) == e
+        if closed and level2 then
+          api.nvim_command(s .. 'foldopen') -- so that its members can be read
+        end
+        states[key(s, e)] = not closed
       end
-      states[key(s, e)] = not closed
     end
   end
   return states

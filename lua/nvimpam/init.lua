@@ -138,14 +138,20 @@ local function define_commands()
   end), { desc = 'nvimpam: time every fold strategy on the current buffer' })
 end
 
+-- Folds a buffer that was just read, once Neovim is done with it: while it is still reading,
+-- it later puts back the window's previous manual folds (:edit! of a folded buffer).
+local function fold_when_read(buf, action)
+  vim.schedule(function()
+    if api.nvim_buf_is_loaded(buf) then
+      guarded(action)(buf)
+    end
+  end)
+end
+
 local function on_filetype(args)
   local c = config.get()
-  if not c.auto_attach then
-    return
-  end
-  local ok, e = pcall(c.live and M.attach or M.fold, args.buf)
-  if not ok then
-    err(e)
+  if c.auto_attach then
+    fold_when_read(args.buf, c.live and M.attach or M.fold)
   end
 end
 
@@ -166,7 +172,7 @@ local function define_autocmds()
     group = group,
     callback = function(args)
       if attached[args.buf] and not (config.get().auto_attach and vim.bo[args.buf].filetype == 'pamcrash') then
-        guarded(M.attach)(args.buf)
+        fold_when_read(args.buf, M.attach)
       end
     end,
   })

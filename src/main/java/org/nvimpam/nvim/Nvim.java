@@ -170,6 +170,18 @@ public final class Nvim implements AutoCloseable {
   }
 
   /**
+   * Completes once every notification Neovim sent before answering has been handled, e.g. a
+   * {@code nvim_buf_detach_event} from {@code :edit!} that must not be mistaken for one about a
+   * later attach. Do not wait for it on the dispatcher thread.
+   */
+  public CompletableFuture<Void> sync() {
+    return rpc.requestInOrder("nvim_get_api_info", Encoders.none(), in -> {
+      in.skipValue();
+      return null;
+    });
+  }
+
+  /**
    * Attaches {@code l} to {@code b}'s updates. With {@code sendBuffer} the whole buffer arrives
    * first, as one {@code onLines} with {@code lastline == -1}, handled before this future
    * completes (on the dispatcher thread: do not wait for it there).

@@ -35,7 +35,7 @@ final class LiveBuffer implements BufferListener {
 
     void push(Buffer buffer, int lines, FoldPlan plan, double parseMs);
 
-    void detached(Buffer buffer);
+    void detached(LiveBuffer buffer);
   }
 
   private final Buffer buffer;
@@ -92,7 +92,7 @@ final class LiveBuffer implements BufferListener {
   @Override
   public void onDetach(Buffer buf) {
     cancel();
-    host.detached(buffer);
+    host.detached(this);
   }
 
   void insertLeft() {

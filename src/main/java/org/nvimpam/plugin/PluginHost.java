@@ -99,6 +99,7 @@ public final class PluginHost {
 
   Encoder attach(Buffer requested) throws Exception {
     Buffer b = resolve(requested);
+    nvim.sync().join(); // a detach from :edit! still in the queue must land before we look
     LiveBuffer existing = live.get(b.id());
     if (existing != null) {
       existing.forceRefresh();
@@ -223,8 +224,8 @@ public final class PluginHost {
       }
 
       @Override
-      public void detached(Buffer buffer) {
-        live.remove(buffer.id());
+      public void detached(LiveBuffer lb) {
+        live.remove(lb.buffer().id(), lb);
       }
     };
   }

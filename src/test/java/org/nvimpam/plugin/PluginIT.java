@@ -241,6 +241,63 @@ class PluginIT {
   }
 
   @Test
+  void liveFoldingSurvivesAReload() throws Exception {
+    setup("auto_attach = false, debounce_ms = 20");
+    EmbeddedNvim.edit(nvim, example(), dir);
+    Buffer b = nvim.currentBuffer().join();
+    nvim.command("NvimpamFoldAttach").join();
+
+    nvim.command("edit!").join();
+    awaitRefresh();
+    assertEquals(29L, nvim.eval("foldclosed(29)").join(), "folded again, closed, after the reload");
+    lua("vim.api.nvim_buf_set_lines(0, 5000, 5000, false, "
+        + "{ 'NODE  /     9999              0.              0.              0.' })");
+
+    awaitFoldsFollow(b);
+    assertEquals(-1L, nvim.eval("foldclosed(5001)").join(), "the new one-line Node card splits the Shell run");
+  }
+
+  @Test
+  void aBigDeckReportsLinesFoldsAndTime() throws IOException {
+    setup("auto_attach = false, notify_lines = 1000");
+    EmbeddedNvim.edit(nvim, example(), dir);
+
+    nvim.command("NvimpamFold").join();
+
+    String note = String.valueOf(((List<?>) notes().get(0)).get(0));
+    assertTrue(note.matches("nvimpam: 20,586 lines, 23 folds in \\d+\\.\\d\\d s"), note);
+  }
+
+  @Test
+  void aMissingJavaIsReportedWithTheFix() {
+    lua("require('nvimpam').setup({ java = '/nonexistent/bin/java', auto_attach = false })");
+
+    nvim.command("NvimpamFold").join();
+
+    String note = String.valueOf(((List<?>) notes().get(0)).get(0));
+    assertTrue(note.contains("/nonexistent/bin/java") && note.contains("JDK 17"), note);
+  }
+
+  @Test
+  void theJvmEndsWithinOneSecondOfNeovim() throws Exception {
+    setup("auto_attach = false");
+    EmbeddedNvim.edit(nvim, example(), dir);
+    nvim.command("NvimpamFold").join();
+    long pid = ((Number) lua("return require('nvimpam.host').pid()")).longValue();
+    ProcessHandle jvm = ProcessHandle.of(pid).orElseThrow();
+
+    nvim.rpc().notify("nvim_command", out -> {
+      out.packArrayHeader(1);
+      out.packString("qa!");
+    });
+    long t0 = System.nanoTime();
+    jvm.onExit().get(5, java.util.concurrent.TimeUnit.SECONDS);
+
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    assertTrue(seconds < 1.0, "the JVM took " + seconds + " s to exit");
+  }
+
+  @Test
   void checkhealthReportsNoError() {
     setup("auto_attach = false");
 

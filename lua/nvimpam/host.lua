@@ -105,8 +105,12 @@ function M.command()
   if not uv.fs_stat(jar) then
     return nil, 'no ' .. jar .. ': build it with `mvn -q package -DskipTests` in ' .. M.root()
   end
-  -- stdout is the RPC channel: the JVM must print nothing else there.
-  local cmd = { vim.fn.exepath(java), '-Xlog:disable', '-Xlog:all=warning:stderr', '-Dmsgpack.universal-buffer=true' }
+  -- stdout is the RPC channel: the JVM must print nothing else there. C1 only and the serial
+  -- collector start faster (opening example.pc to folds: ~360 ms instead of ~420 ms here), and
+  -- big decks are bound by moving their lines over RPC, not by parsing. jvm_args come last, so
+  -- they can undo this (e.g. -XX:TieredStopAtLevel=4).
+  local cmd = { vim.fn.exepath(java), '-Xlog:disable', '-Xlog:all=warning:stderr', '-Dmsgpack.universal-buffer=true',
+    '-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC' }
   vim.list_extend(cmd, cds_args(major, jar))
   vim.list_extend(cmd, config.get().jvm_args or {})
   vim.list_extend(cmd, { '-jar', jar, 'serve' })

@@ -37,7 +37,7 @@ function M.fold(buf)
   local summary = host.request('nvimpam_fold', buf)
   if summary.lines >= config.get().notify_lines then
     info(string.format('nvimpam: %s lines, %s folds in %.2f s', grouped(summary.lines), grouped(summary.folds),
-      (summary.parse_ms + summary.push_ms) / 1000))
+      summary.total_ms / 1000))
   end
   return summary
 end

@@ -3,13 +3,23 @@ package org.nvimpam.plugin;
 import java.io.IOException;
 import org.msgpack.core.MessagePacker;
 
-/** What one fold of a buffer did: the answer to :NvimpamFold and the last line of :NvimpamFoldInfo. */
-record FoldSummary(long buf, int lines, int folds, double parseMs, double pushMs, String strategy) {
+/**
+ * What one fold of a buffer did: the answer to :NvimpamFold and the last line of :NvimpamFoldInfo.
+ * {@code getMs} is the time to fetch the lines from Neovim, 0 for a live buffer whose lines the
+ * JVM already holds.
+ */
+record FoldSummary(long buf, int lines, int folds, double getMs, double parseMs, double pushMs, String strategy) {
+  double totalMs() {
+    return getMs + parseMs + pushMs;
+  }
+
   void pack(MessagePacker out) throws IOException {
-    out.packMapHeader(6);
+    out.packMapHeader(8);
     out.packString("buf").packLong(buf);
     out.packString("lines").packInt(lines);
     out.packString("folds").packInt(folds);
+    out.packString("get_ms").packDouble(getMs);
+    out.packString("total_ms").packDouble(totalMs());
     out.packString("parse_ms").packDouble(parseMs);
     out.packString("push_ms").packDouble(pushMs);
     out.packString("strategy").packString(strategy);

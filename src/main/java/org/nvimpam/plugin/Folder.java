@@ -20,17 +20,19 @@ final class Folder {
 
   FoldSummary fold(Buffer buffer) {
     Settings s = settings.get();
-    Lines lines = nvim.bufGetLines(buffer, 0, -1, false).join();
-    if (lines.count() >= s.notifyLines()) {
-      Progress.show(nvim, "nvimpam: folding " + Progress.grouped(lines.count()) + " lines…");
-    }
     long t0 = System.nanoTime();
-    FoldPlan plan = FoldParser.parse(lines, s.foldOptions()).plan(s.oneLineFolds());
+    long count = nvim.bufLineCount(buffer).join();
+    if (count >= s.notifyLines()) {
+      Progress.show(nvim, "nvimpam: folding " + Progress.grouped(count) + " lines…");
+    }
+    Lines lines = nvim.bufGetLines(buffer, 0, -1, false).join();
     long t1 = System.nanoTime();
-    s.newStrategy().apply(nvim, buffer, plan);
+    FoldPlan plan = FoldParser.parse(lines, s.foldOptions()).plan(s.oneLineFolds());
     long t2 = System.nanoTime();
+    s.newStrategy().apply(nvim, buffer, plan);
+    long t3 = System.nanoTime();
     return record(new FoldSummary(buffer.id(), lines.count(), plan.size(), (t1 - t0) / 1e6, (t2 - t1) / 1e6,
-        s.strategy()));
+        (t3 - t2) / 1e6, s.strategy()));
   }
 
   /** Pushes a plan computed elsewhere (live folding) and records it like a fold. */
@@ -38,7 +40,7 @@ final class Folder {
     Settings s = settings.get();
     long t0 = System.nanoTime();
     s.newStrategy().apply(nvim, buffer, plan);
-    return record(new FoldSummary(buffer.id(), lines, plan.size(), parseMs, (System.nanoTime() - t0) / 1e6,
+    return record(new FoldSummary(buffer.id(), lines, plan.size(), 0, parseMs, (System.nanoTime() - t0) / 1e6,
         s.strategy()));
   }
 

@@ -33,7 +33,7 @@ final class LiveBuffer implements BufferListener {
     /** Whether the user is in insert or replace mode, or Neovim is blocked waiting for input. */
     boolean userIsTyping();
 
-    void push(Buffer buffer, int lines, FoldPlan plan, double parseMs);
+    FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs);
 
     void detached(LiveBuffer buffer);
   }
@@ -143,40 +143,51 @@ final class LiveBuffer implements BufferListener {
    * changed since the last push, or newer edits arrived meanwhile (their own refresh follows).
    */
   void refresh() {
+    push(false);
+  }
+
+  /** Pushes the current folds now, whatever the mode and even if unchanged: :NvimpamFold. */
+  FoldSummary pushNow() {
+    cancel();
+    return push(true);
+  }
+
+  private FoldSummary push(boolean now) {
     FoldSet folds;
     long snapshot;
     int lines;
     double parse;
     synchronized (this) {
       snapshot = changes;
-      if (snapshot == pushedChanges) {
-        return;
+      if (!now && snapshot == pushedChanges) {
+        return null;
       }
       folds = engine.folds();
       lines = engine.deck().lineCount();
       parse = parseMs;
     }
-    if (host.userIsTyping()) {
+    if (!now && host.userIsTyping()) {
       synchronized (this) {
         waitingForInsertLeave = true;
       }
-      return;
+      return null;
     }
-    if (folds.equals(pushed)) {
+    if (!now && folds.equals(pushed)) {
       synchronized (this) {
         pushedChanges = snapshot;
       }
-      return;
+      return null;
     }
     synchronized (this) {
-      if (changes != snapshot) {
-        return; // stale: a newer change is already scheduled
+      if (!now && changes != snapshot) {
+        return null; // stale: a newer change is already scheduled
       }
     }
-    host.push(buffer, lines, folds.plan(host.oneLineFolds()), parse);
+    FoldSummary summary = host.push(buffer, lines, folds.plan(host.oneLineFolds()), parse);
     synchronized (this) {
       pushed = folds;
       pushedChanges = snapshot;
     }
+    return summary;
   }
 }

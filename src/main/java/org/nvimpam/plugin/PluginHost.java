@@ -45,6 +45,7 @@ public final class PluginHost {
 
   /** Registers every handler on the connection; for {@code serve}. */
   public static PluginHost install(Nvim nvim) {
+    Warmup.start();
     PluginHost host = new PluginHost(nvim);
     var rpc = nvim.rpc();
     rpc.onRequest("nvimpam_setup", params -> host.setup(args(params, nvim)));
@@ -92,8 +93,12 @@ public final class PluginHost {
     return out -> out.packString("ok");
   }
 
-  Encoder fold(Buffer b) {
-    FoldSummary summary = folder.fold(resolve(b));
+  /** Folds now; a live buffer's folds are already known, so only those are pushed. */
+  Encoder fold(Buffer requested) {
+    Buffer b = resolve(requested);
+    nvim.sync().join(); // the live engine has seen every edit made before this request
+    LiveBuffer lb = live.get(b.id());
+    FoldSummary summary = lb != null ? lb.pushNow() : folder.fold(b);
     return summary::pack;
   }
 
@@ -157,9 +162,9 @@ public final class PluginHost {
     FoldSummary last = folder.last();
     if (last != null) {
       lines.add(String.format(java.util.Locale.ROOT,
-          "  last fold: buffer %d, %s lines, %s folds, parse %.1f ms, push %.1f ms (%s)", last.buf(),
-          Progress.grouped(last.lines()), Progress.grouped(last.folds()), last.parseMs(), last.pushMs(),
-          last.strategy()));
+          "  last fold: buffer %d, %s lines, %s folds, get lines %.1f ms, parse %.1f ms, push %.1f ms (%s)",
+          last.buf(), Progress.grouped(last.lines()), Progress.grouped(last.folds()), last.getMs(), last.parseMs(),
+          last.pushMs(), last.strategy()));
     }
     return lines;
   }
@@ -219,8 +224,8 @@ public final class PluginHost {
       }
 
       @Override
-      public void push(Buffer buffer, int lines, FoldPlan plan, double parseMs) {
-        folder.push(buffer, lines, plan, parseMs);
+      public FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs) {
+        return folder.push(buffer, lines, plan, parseMs);
       }
 
       @Override

@@ -155,17 +155,23 @@ local function on_filetype(args)
   end
 end
 
-local function define_autocmds()
-  group = api.nvim_create_augroup('nvimpam', { clear = true })
-  api.nvim_create_autocmd('FileType', { group = group, pattern = 'pamcrash', callback = on_filetype })
-  api.nvim_create_autocmd('InsertLeave', {
+-- Tells the JVM about `event` in buffers folded live.
+local function forward(event, method)
+  api.nvim_create_autocmd(event, {
     group = group,
     callback = function(args)
       if attached[args.buf] then
-        host.notify('nvimpam_insert_leave', args.buf)
+        host.notify(method, args.buf)
       end
     end,
   })
+end
+
+local function define_autocmds()
+  group = api.nvim_create_augroup('nvimpam', { clear = true })
+  api.nvim_create_autocmd('FileType', { group = group, pattern = 'pamcrash', callback = on_filetype })
+  -- Live refreshes wait while the user types; this brings the waiting one.
+  forward('InsertLeave', 'nvimpam_insert_leave')
   -- :edit! detaches Neovim's buffer updates; FileType attaches again with auto_attach, this
   -- covers buffers attached by hand.
   api.nvim_create_autocmd('BufReadPost', {
@@ -177,14 +183,7 @@ local function define_autocmds()
     end,
   })
   -- Folds live in windows: a window that starts showing an attached buffer needs them too.
-  api.nvim_create_autocmd('BufWinEnter', {
-    group = group,
-    callback = function(args)
-      if attached[args.buf] then
-        host.notify('nvimpam_refresh', args.buf)
-      end
-    end,
-  })
+  forward('BufWinEnter', 'nvimpam_refresh')
   api.nvim_create_autocmd('BufWipeout', {
     group = group,
     callback = function(args)

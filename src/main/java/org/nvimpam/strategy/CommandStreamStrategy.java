@@ -29,8 +29,24 @@ abstract class CommandStreamStrategy implements FoldStrategy {
     }
   }
 
-  /** Sends the requests creating every fold of the plan in the current window. */
-  abstract void send(Nvim nvim, FoldPlan plan, List<Sent> sent);
+  private final String name;
+  private final int chunk;
+
+  CommandStreamStrategy(String name, int chunk) {
+    if (chunk < 1) {
+      throw new IllegalArgumentException("folds per request must be at least 1, got " + chunk);
+    }
+    this.name = name;
+    this.chunk = chunk;
+  }
+
+  @Override
+  public final String name() {
+    return name;
+  }
+
+  /** Sends the request creating folds {@code [from, to)} of the plan in the current window. */
+  abstract CompletableFuture<?> sendChunk(Nvim nvim, FoldPlan plan, FoldCommands commands, int from, int to);
 
   @Override
   public final void apply(Nvim nvim, Buffer buffer, FoldPlan plan) {
@@ -41,7 +57,11 @@ abstract class CommandStreamStrategy implements FoldStrategy {
       for (long window : windows) {
         // Folds are per window: create them in each one, without firing WinEnter/BufEnter.
         sent.add(new Sent(nvim.command("noautocmd call win_gotoid(" + window + ")"), -1, 0));
-        send(nvim, plan, sent);
+        FoldCommands commands = new FoldCommands();
+        for (int from = 0; from < plan.size(); from += chunk) {
+          int to = Math.min(plan.size(), from + chunk);
+          sent.add(new Sent(sendChunk(nvim, plan, commands, from, to), from, to - from));
+        }
       }
       failure = firstFailure(sent, plan);
     } catch (RuntimeException e) {

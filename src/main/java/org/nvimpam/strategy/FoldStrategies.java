@@ -8,7 +8,7 @@ public final class FoldStrategies {
   public static final String DEFAULT = LuaStrategy.NAME;
 
   private static final List<String> NAMES = List.of(
-      PerCommandStrategy.NAME, CallAtomicStrategy.NAME, PipeStrategy.NAME, LuaStrategy.NAME, VimlStrategy.NAME);
+      PipeStrategy.PER_COMMAND, CallAtomicStrategy.NAME, PipeStrategy.NAME, LuaStrategy.NAME, VimlStrategy.NAME);
 
   private FoldStrategies() {}
 
@@ -24,9 +24,9 @@ public final class FoldStrategies {
    */
   public static FoldStrategy byName(String name) {
     return switch (name == null ? "" : name.trim()) {
-      case PerCommandStrategy.NAME -> new PerCommandStrategy();
+      case PipeStrategy.PER_COMMAND -> new PipeStrategy(PipeStrategy.PER_COMMAND, 1);
       case CallAtomicStrategy.NAME -> new CallAtomicStrategy(CallAtomicStrategy.DEFAULT_BATCH);
-      case PipeStrategy.NAME -> new PipeStrategy(PipeStrategy.DEFAULT_CHUNK);
+      case PipeStrategy.NAME -> new PipeStrategy(PipeStrategy.NAME, PipeStrategy.DEFAULT_CHUNK);
       case LuaStrategy.NAME -> new LuaStrategy();
       case VimlStrategy.NAME -> new VimlStrategy();
       default -> throw new IllegalArgumentException(

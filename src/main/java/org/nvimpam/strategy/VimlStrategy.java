@@ -1,12 +1,12 @@
 package org.nvimpam.strategy;
 
-import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletableFuture;
 import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Nvim;
 
 /** One {@code nvim_call_function} call to {@code nvimpam#apply()} in autoload/nvimpam.vim. */
-final class VimlStrategy implements FoldStrategy {
+final class VimlStrategy extends SingleCallStrategy {
   static final String NAME = "viml";
 
   @Override
@@ -15,14 +15,10 @@ final class VimlStrategy implements FoldStrategy {
   }
 
   @Override
-  public void apply(Nvim nvim, Buffer buffer, FoldPlan plan) {
-    try {
-      nvim.callFunction("nvimpam#apply", out -> {
-        out.packArrayHeader(1);
-        PlanPayload.packForViml(out, buffer.id(), plan);
-      }).join();
-    } catch (CompletionException e) {
-      throw SingleCallFailure.of(NAME, plan, e.getCause());
-    }
+  CompletableFuture<?> call(Nvim nvim, Buffer buffer, FoldPlan plan) {
+    return nvim.callFunction("nvimpam#apply", out -> {
+      out.packArrayHeader(1);
+      PlanPayload.packForViml(out, buffer.id(), plan);
+    });
   }
 }

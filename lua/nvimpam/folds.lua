@@ -273,11 +273,9 @@ function M.apply(plan)
   return st.n
 end
 
---- Forgets a buffer's plan and clears its folds in every window (benchmarks start from here).
-function M.reset(buf)
-  buf = bufnr(buf)
-  buffers[buf] = nil
-  for _, win in ipairs(fn.win_findbuf(buf)) do
+--- Clears a buffer's folds in every window that shows it.
+function M.clear(buf)
+  for _, win in ipairs(fn.win_findbuf(bufnr(buf))) do
     api.nvim_win_call(win, function()
       vim.wo.foldmethod = 'manual'
       api.nvim_command('normal! zE')
@@ -285,11 +283,18 @@ function M.reset(buf)
   end
 end
 
+--- Forgets a buffer's plan and clears its folds (benchmarks start every run from here).
+function M.reset(buf)
+  buf = bufnr(buf)
+  buffers[buf] = nil
+  M.clear(buf)
+end
+
 --- The benchmark floor: creates the last applied plan's folds with a Lua loop already inside
---- Neovim, in the current window, and returns the milliseconds it took.
+--- Neovim, in the current window, and returns the milliseconds it took. Call clear() first, in a
+--- request of its own, as the strategies get reset() (Neovim finishes a zE lazily).
 function M.floor(buf)
   local st = buffer_state(bufnr(buf))
-  api.nvim_command('normal! zE')
   local t0 = vim.loop.hrtime()
   create_folds(st.get, st.n)
   return (vim.loop.hrtime() - t0) / 1e6

@@ -36,6 +36,9 @@ final class LiveBuffer implements BufferListener {
     FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs);
 
     void detached(LiveBuffer buffer);
+
+    /** Stops live folding of a buffer whose events no longer fit the lines we hold. */
+    void lost(LiveBuffer buffer, RuntimeException cause);
   }
 
   private final Buffer buffer;
@@ -74,10 +77,16 @@ final class LiveBuffer implements BufferListener {
   public void onLines(Buffer buf, long changedtick, int firstline, int lastline, Lines linedata, boolean more) {
     synchronized (this) {
       long t0 = System.nanoTime();
-      if (lastline == -1) {
-        engine.reset(linedata);
-      } else {
-        engine.apply(firstline, lastline, linedata);
+      try {
+        if (lastline == -1) {
+          engine.reset(linedata);
+        } else {
+          engine.apply(firstline, lastline, linedata);
+        }
+      } catch (RuntimeException e) { // an edit outside the lines we hold: we lost track
+        cancel();
+        host.lost(this, e);
+        return;
       }
       parseMs = (System.nanoTime() - t0) / 1e6;
       changes++;

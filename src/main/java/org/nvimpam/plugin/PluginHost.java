@@ -10,6 +10,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.msgpack.core.MessageUnpacker;
 import org.nvimpam.cli.VersionProvider;
 import org.nvimpam.fold.FoldEngine;
@@ -25,6 +27,7 @@ import org.nvimpam.rpc.RequestHandler;
  * rplugin manifest. One instance serves every buffer of one Neovim.
  */
 public final class PluginHost {
+  private static final Logger LOG = Logger.getLogger(PluginHost.class.getName());
   /** How long :NvimpamFoldAttach waits for Neovim's initial dump of the buffer. */
   private static final long ATTACH_TIMEOUT_S = 60;
 
@@ -232,11 +235,20 @@ public final class PluginHost {
       public void detached(LiveBuffer lb) {
         live.remove(lb.buffer().id(), lb);
       }
+
+      @Override
+      public void lost(LiveBuffer lb, RuntimeException cause) {
+        live.remove(lb.buffer().id(), lb);
+        nvim.bufDetach(lb.buffer()); // not awaited: we are on the thread that would complete it
+        reportLiveError(new IllegalStateException("lost track of buffer " + lb.buffer().id() + " ("
+            + cause.getMessage() + "); live folding stopped, :NvimpamFoldAttach starts it again", cause));
+      }
     };
   }
 
   /** Live folding runs in the background: its failures reach the user as notifications. */
   private void reportLiveError(Throwable e) {
+    LOG.log(Level.WARNING, "live folding failed", e);
     nvim.call("nvim_exec_lua", out -> {
       out.packArrayHeader(2);
       out.packString("vim.notify(..., vim.log.levels.ERROR, { title = 'nvimpam' })");

@@ -7,6 +7,13 @@ local config = require('nvimpam.config')
 
 local job = nil -- { id = channel, pid = number }
 local last_error = nil
+local crashed = false -- the JVM died under us; its successor must restore what it served
+local restarted_hooks = {}
+
+--- Registers `f`, called after the JVM started again following a crash.
+function M.on_restart(f)
+  restarted_hooks[#restarted_hooks + 1] = f
+end
 
 local function notify(msg, level)
   vim.schedule(function()
@@ -173,6 +180,7 @@ function M.channel()
     if job and job.id == id then
       job = nil
       if code ~= 0 and vim.v.exiting == vim.NIL then
+        crashed = true
         last_error = with_stderr('the nvimpam JVM exited with code ' .. code, stderr)
         notify(last_error .. '\nThe next nvimpam command starts it again.')
       end
@@ -189,7 +197,15 @@ function M.channel()
     last_error = with_stderr('the nvimpam JVM did not answer (' .. tostring(res) .. ')', stderr)
     return nil, last_error
   end
-  last_error = nil
+  local restarted = crashed
+  last_error, crashed = nil, false
+  if restarted then
+    vim.schedule(function()
+      for _, f in ipairs(restarted_hooks) do
+        f()
+      end
+    end)
+  end
   return id
 end
 

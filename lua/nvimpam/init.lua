@@ -193,6 +193,17 @@ local function define_autocmds()
   api.nvim_create_autocmd('VimLeavePre', { group = group, callback = host.stop })
 end
 
+-- A restarted JVM knows nothing of the buffers its predecessor folded live.
+host.on_restart(function()
+  for buf in pairs(attached) do
+    if api.nvim_buf_is_loaded(buf) then
+      guarded(M.attach)(buf)
+    else
+      attached[buf] = nil
+    end
+  end
+end)
+
 --- Configures nvimpam and defines its commands. Safe to call again with other options.
 function M.setup(opts)
   config.set(opts)

@@ -231,6 +231,26 @@ class PluginIT {
   }
 
   @Test
+  void liveFoldingResumesWhenTheNextCommandRestartsAKilledJvm() throws Exception {
+    setup("auto_attach = false, debounce_ms = 20");
+    EmbeddedNvim.edit(nvim, example(), dir);
+    Buffer b = nvim.currentBuffer().join();
+    nvim.command("NvimpamFoldAttach").join();
+    long pid = ((Number) lua("return require('nvimpam.host').pid()")).longValue();
+    ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+    long end = System.currentTimeMillis() + WAIT_MS;
+    while (Boolean.TRUE.equals(lua("return require('nvimpam.host').running()")) && System.currentTimeMillis() < end) {
+      Thread.sleep(20);
+    }
+
+    nvim.command("NvimpamFold").join(); // the next command starts the JVM again
+    lua("vim.api.nvim_buf_set_lines(0, 5000, 5000, false, "
+        + "{ 'NODE  /     9999              0.              0.              0.' })");
+
+    awaitFoldsFollow(b);
+  }
+
+  @Test
   void aMissingJarIsReportedWithTheFix() {
     lua("require('nvimpam').setup({ jar = '/nonexistent/nvimpam.jar', auto_attach = false })");
 

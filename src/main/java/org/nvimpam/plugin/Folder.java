@@ -1,6 +1,7 @@
 package org.nvimpam.plugin;
 
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.nvimpam.deck.Lines;
 import org.nvimpam.fold.FoldParser;
 import org.nvimpam.fold.FoldPlan;
@@ -12,6 +13,9 @@ final class Folder {
   private final Nvim nvim;
   private final AtomicReference<Settings> settings;
   private final AtomicReference<FoldSummary> last = new AtomicReference<>();
+  // One push at a time: a live refresh and :NvimpamFold of the same buffer must not interleave
+  // their prepare/finish calls in Neovim. (No deadlock: Neovim answers our calls while it waits.)
+  private final Object pushLock = new Object();
 
   Folder(Nvim nvim, AtomicReference<Settings> settings) {
     this.nvim = nvim;
@@ -29,7 +33,7 @@ final class Folder {
     long t1 = System.nanoTime();
     FoldPlan plan = FoldParser.parse(lines, s.foldOptions()).plan(s.oneLineFolds());
     long t2 = System.nanoTime();
-    s.newStrategy().apply(nvim, buffer, plan);
+    apply(s, buffer, plan);
     long t3 = System.nanoTime();
     return record(new FoldSummary(buffer.id(), lines.count(), plan.size(), (t1 - t0) / 1e6, (t2 - t1) / 1e6,
         (t3 - t2) / 1e6, s.strategy()));
@@ -39,9 +43,23 @@ final class Folder {
   FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs) {
     Settings s = settings.get();
     long t0 = System.nanoTime();
-    s.newStrategy().apply(nvim, buffer, plan);
+    apply(s, buffer, plan);
     return record(new FoldSummary(buffer.id(), lines, plan.size(), 0, parseMs, (System.nanoTime() - t0) / 1e6,
         s.strategy()));
+  }
+
+  private void apply(Settings s, Buffer buffer, FoldPlan plan) {
+    exclusively(() -> {
+      s.newStrategy().apply(nvim, buffer, plan);
+      return null;
+    });
+  }
+
+  /** Runs work that pushes folds (e.g. :NvimpamFoldBench) with no other push in between. */
+  <T> T exclusively(Supplier<T> work) {
+    synchronized (pushLock) {
+      return work.get();
+    }
   }
 
   private FoldSummary record(FoldSummary summary) {

@@ -178,7 +178,8 @@ public final class PluginHost {
   }
 
   List<Map<String, Object>> benchRows(Buffer b) {
-    return new InBufferBench(nvim, settings.get()).run(resolve(b));
+    Buffer buffer = resolve(b);
+    return folder.exclusively(() -> new InBufferBench(nvim, settings.get()).run(buffer));
   }
 
   /** A command from the rplugin manifest: {@code <path>:command:<Name>}. */

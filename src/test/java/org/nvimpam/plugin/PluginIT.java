@@ -124,6 +124,28 @@ class PluginIT {
   }
 
   @Test
+  void nvimpamFoldBenchTimesEveryStrategyAndLeavesTheBufferFolded() throws IOException {
+    setup("auto_attach = false");
+    EmbeddedNvim.edit(nvim, example(), dir);
+    Buffer b = nvim.currentBuffer().join();
+
+    Map<?, ?> result = map(lua("return require('nvimpam').bench(0)"));
+
+    List<?> rows = (List<?>) result.get("rows");
+    assertEquals(List.of("per-command", "call-atomic", "pipe", "lua", "viml"),
+        rows.stream().map(r -> map(r).get("strategy")).toList());
+    for (Object r : rows) {
+      assertEquals(23L, map(r).get("folds"));
+      assertTrue(((Number) map(r).get("median_ms")).doubleValue() > 0, String.valueOf(r));
+    }
+    String table = String.join("\n", castStrings(result.get("lines")));
+    assertTrue(table.contains("x floor") && table.contains("23 folds"), table);
+    assertEquals(expected(b), FoldTree.read(nvim));
+    nvim.command("NvimpamFoldBench").join(); // the command shows the same table
+    assertEquals(List.of(), notes());
+  }
+
+  @Test
   void anUnknownStrategyIsAClearError() {
     setup("auto_attach = false");
     nvim.command("NvimpamFoldStrategy fastest").join();
@@ -352,7 +374,6 @@ class PluginIT {
     return ((List<?>) o).stream().map(String::valueOf).toList();
   }
 
-  @SuppressWarnings("unused")
   private static Map<?, ?> map(Object o) {
     return (Map<?, ?>) o;
   }

@@ -183,6 +183,41 @@ class PluginIT {
   }
 
   @Test
+  void nothingIsRefoldedInInsertModeAndTheFoldsFollowOnLeavingIt() throws Exception {
+    setup("auto_attach = false, debounce_ms = 20");
+    EmbeddedNvim.edit(nvim, example(), dir);
+    Buffer b = nvim.currentBuffer().join();
+    nvim.command("NvimpamFoldAttach").join();
+    input("i");
+    assertEquals("i", map(nvim.call("nvim_get_mode", out -> out.packArrayHeader(0), nvim.objects()).join()).get("mode"));
+
+    lua("vim.api.nvim_buf_set_lines(0, 5000, 5000, false, "
+        + "{ 'NODE  /     9999              0.              0.              0.' })");
+    Thread.sleep(500); // 25 debounce periods
+
+    assertEquals(false, lua("return require('nvimpam.folds').applied_tick(0) == vim.b.changedtick"),
+        "no refold while typing");
+    input("<Esc>");
+    awaitRefresh();
+    awaitFoldsFollow(b);
+  }
+
+  private void input(String keys) {
+    nvim.call("nvim_input", out -> {
+      out.packArrayHeader(1);
+      out.packString(keys);
+    }, in -> in.unpackLong()).join();
+  }
+
+  @Test
+  void gNvimpamStrategyPicksTheStrategyWhenSetupNamesNone() {
+    nvim.command("let g:nvimpam_strategy = 'pipe'").join();
+    setup("auto_attach = false");
+
+    assertEquals("pipe", lua("return require('nvimpam').strategy()"));
+  }
+
+  @Test
   void aFoldTheUserOpenedStaysOpenWhileEditingElsewhere() throws Exception {
     setup("auto_attach = false, debounce_ms = 20");
     EmbeddedNvim.edit(nvim, example(), dir);

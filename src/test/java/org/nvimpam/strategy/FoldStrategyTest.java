@@ -121,6 +121,28 @@ class FoldStrategyTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("strategyNames")
+  void foldsEveryWindowOfTheBufferWithItsTextsAndLeavesOtherWindowsAlone(String strategy) throws IOException {
+    byte[] deck = exampleDeck();
+    Buffer buf = open(deck);
+    nvim.command("split").join();
+    nvim.command("botright new | setlocal foldmethod=indent").join(); // another buffer's window
+    FoldPlan plan = plan(deck);
+
+    FoldStrategies.byName(strategy).apply(nvim, buf, plan);
+
+    for (Object win : (List<?>) nvim.eval("win_findbuf(" + buf.id() + ")").join()) {
+      nvim.command("call win_gotoid(" + win + ")").join();
+      assertEquals(FoldTree.of(plan), FoldTree.read(nvim), "window " + win);
+      assertEquals(" 725 lines: Node ", nvim.eval("foldtextresult(29)").join());
+      assertEquals(" 2 PartShells ", nvim.eval("foldtextresult(809)").join());
+    }
+    nvim.command("wincmd b").join();
+    assertEquals("indent", nvim.eval("&l:foldmethod").join(), "the other buffer's window");
+    nvim.command("only").join();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("strategyNames")
   void anOpenFoldStaysOpenWhenLinesAreInsertedAboveIt(String strategy) throws IOException {
     byte[] deck = exampleDeck();
     Buffer buf = open(deck);

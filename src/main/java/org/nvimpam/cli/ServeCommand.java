@@ -10,7 +10,7 @@ import org.nvimpam.nvim.Nvim;
 import org.nvimpam.plugin.PluginHost;
 import org.nvimpam.rpc.RpcConnection;
 import org.nvimpam.rpc.RpcLimits;
-import org.nvimpam.rpc.StdioTransport;
+import org.nvimpam.rpc.StreamTransport;
 import org.nvimpam.rpc.Transport;
 import picocli.CommandLine.Command;
 
@@ -56,7 +56,7 @@ public final class ServeCommand implements Callable<Integer> {
     PrintStream realStdout = System.out;
     System.setOut(System.err); // from here on, only RPC reaches fd 1
     realStdout.flush();
-    return serve(new StdioTransport(), installers);
+    return serve(StreamTransport.stdio(), installers);
   }
 
   /**

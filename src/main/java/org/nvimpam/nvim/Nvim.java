@@ -15,7 +15,7 @@ import org.nvimpam.rpc.Encoder;
 import org.nvimpam.rpc.RpcConnection;
 import org.nvimpam.rpc.RpcLimits;
 import org.nvimpam.rpc.SocketTransport;
-import org.nvimpam.rpc.StdioTransport;
+import org.nvimpam.rpc.StreamTransport;
 import org.nvimpam.rpc.Transport;
 
 /**
@@ -50,7 +50,7 @@ public final class Nvim implements AutoCloseable {
 
   /** Talks to the Neovim that started this process, over stdin and stdout. */
   public static Nvim stdio() throws IOException {
-    return open(new StdioTransport());
+    return open(StreamTransport.stdio());
   }
 
   /** Connects to a Unix socket path or {@code host:port}, e.g. {@code $NVIM}. */

@@ -31,7 +31,7 @@ class RpcConnectionStreamTest {
     PipedOutputStream peer = new PipedOutputStream();
     PipedInputStream in = new PipedInputStream(peer, 1 << 16);
     RpcConnection c = RpcConnection.start(
-        new StreamTransport(in, new ByteArrayOutputStream()), RpcLimits.defaults());
+        new StreamTransport(in, new ByteArrayOutputStream(), "test streams"), RpcLimits.defaults());
     CompletableFuture<Long> call = c.request("nvim_eval", NO_ARGS, LONG);
     // [1, 0, nil, "<2,000,000,000 bytes>"] — only the header is ever sent
     peer.write(new byte[] {(byte) 0x94, 1, 0, (byte) 0xc0, (byte) 0xdb, 0x77, 0x35, (byte) 0x94, 0});
@@ -51,7 +51,7 @@ class RpcConnectionStreamTest {
   void endOfStreamClosesCleanlyAndFailsPendingCalls() throws Exception {
     PipedOutputStream peer = new PipedOutputStream();
     RpcConnection c = RpcConnection.start(
-        new StreamTransport(new PipedInputStream(peer), new ByteArrayOutputStream()),
+        new StreamTransport(new PipedInputStream(peer), new ByteArrayOutputStream(), "test streams"),
         RpcLimits.defaults());
     CompletableFuture<Long> call = c.request("x", NO_ARGS, LONG);
     peer.close();
@@ -64,7 +64,7 @@ class RpcConnectionStreamTest {
   void aResponseToAnUnknownMsgidIsAProtocolError() throws Exception {
     byte[] resp = {(byte) 0x94, 1, 42, (byte) 0xc0, 7};
     RpcConnection c = RpcConnection.start(
-        new StreamTransport(new ByteArrayInputStream(resp), new ByteArrayOutputStream()),
+        new StreamTransport(new ByteArrayInputStream(resp), new ByteArrayOutputStream(), "test streams"),
         RpcLimits.defaults());
     assertEquals("test streams: protocol error: response to unknown msgid 42",
         failure(c.closed()).getMessage());
@@ -75,7 +75,7 @@ class RpcConnectionStreamTest {
     ByteArrayOutputStream wire = new ByteArrayOutputStream();
     PipedOutputStream peer = new PipedOutputStream();
     RpcConnection c = RpcConnection.start(
-        new StreamTransport(new PipedInputStream(peer), wire), RpcLimits.defaults());
+        new StreamTransport(new PipedInputStream(peer), wire, "test streams"), RpcLimits.defaults());
     CompletableFuture<Long> bad = c.request("bad", out -> {
       out.packArrayHeader(2).packString("x".repeat(100_000));
       throw new IOException("encoder gave up");
@@ -110,7 +110,7 @@ class RpcConnectionStreamTest {
         junk[2] = 0;
       }
       RpcConnection c = RpcConnection.start(
-          new StreamTransport(new ByteArrayInputStream(junk), new ByteArrayOutputStream()),
+          new StreamTransport(new ByteArrayInputStream(junk), new ByteArrayOutputStream(), "test streams"),
           limits);
       CompletableFuture<Long> call = c.request("x", NO_ARGS, LONG);
       try {

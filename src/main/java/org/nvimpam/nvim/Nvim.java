@@ -175,10 +175,7 @@ public final class Nvim implements AutoCloseable {
    * later attach. Do not wait for it on the dispatcher thread.
    */
   public CompletableFuture<Void> sync() {
-    return rpc.requestInOrder("nvim_get_api_info", Encoders.none(), in -> {
-      in.skipValue();
-      return null;
-    });
+    return rpc.requestInOrder("nvim_get_api_info", Encoders.none(), Decoders.nil());
   }
 
   /**

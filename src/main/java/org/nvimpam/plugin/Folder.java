@@ -27,7 +27,7 @@ final class Folder {
     long t0 = System.nanoTime();
     long count = nvim.bufLineCount(buffer).join();
     if (count >= s.notifyLines()) {
-      Progress.show(nvim, "nvimpam: folding " + Progress.grouped(count) + " lines…");
+      Messages.progress(nvim, "nvimpam: folding " + Messages.grouped(count) + " lines…");
     }
     Lines lines = nvim.bufGetLines(buffer, 0, -1, false).join();
     long t1 = System.nanoTime();

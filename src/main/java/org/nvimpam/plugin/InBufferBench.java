@@ -70,7 +70,7 @@ final class InBufferBench {
           floor > 0 ? median / floor : 0));
     }
     lines.add(String.format(Locale.ROOT, "%s folds; floor (a Lua loop inside Neovim): %.2f ms",
-        Progress.grouped(folds), floor));
+        Messages.grouped(folds), floor));
     return lines;
   }
 }

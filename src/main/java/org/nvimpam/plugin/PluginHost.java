@@ -166,7 +166,7 @@ public final class PluginHost {
     if (last != null) {
       lines.add(String.format(java.util.Locale.ROOT,
           "  last fold: buffer %d, %s lines, %s folds, get lines %.1f ms, parse %.1f ms, push %.1f ms (%s)",
-          last.buf(), Progress.grouped(last.lines()), Progress.grouped(last.folds()), last.getMs(), last.parseMs(),
+          last.buf(), Messages.grouped(last.lines()), Messages.grouped(last.folds()), last.getMs(), last.parseMs(),
           last.pushMs(), last.strategy()));
     }
     return lines;
@@ -250,14 +250,6 @@ public final class PluginHost {
   /** Live folding runs in the background: its failures reach the user as notifications. */
   private void reportLiveError(Throwable e) {
     LOG.log(Level.WARNING, "live folding failed", e);
-    nvim.call("nvim_exec_lua", out -> {
-      out.packArrayHeader(2);
-      out.packString("vim.notify(..., vim.log.levels.ERROR, { title = 'nvimpam' })");
-      out.packArrayHeader(1);
-      out.packString("nvimpam (live folding): " + e.getMessage());
-    }, in -> {
-      in.skipValue();
-      return null;
-    });
+    Messages.error(nvim, "nvimpam (live folding): " + e.getMessage());
   }
 }

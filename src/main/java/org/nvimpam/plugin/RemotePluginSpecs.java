@@ -48,27 +48,18 @@ final class RemotePluginSpecs {
       case "NvimpamFoldStrategy" -> {
         List<?> fargs = args.get(0) instanceof List<?> l ? l : List.of();
         if (fargs.isEmpty()) {
-          echo(host, "nvimpam strategy: " + host.settings().strategy());
+          Messages.print(host.nvim(), "nvimpam strategy: " + host.settings().strategy());
         } else {
           host.setSettings(host.settings().merge(Map.of("strategy", String.valueOf(fargs.get(0)))));
         }
       }
       case "NvimpamFoldAttach" -> host.attach(buf);
       case "NvimpamFoldDetach" -> host.detach(buf);
-      case "NvimpamFoldInfo" -> echo(host, String.join("\n", host.infoLines()));
-      case "NvimpamFoldBench" -> echo(host, String.join("\n", InBufferBench.table(host.benchRows(buf))));
+      case "NvimpamFoldInfo" -> Messages.print(host.nvim(), String.join("\n", host.infoLines()));
+      case "NvimpamFoldBench" -> Messages.print(host.nvim(), String.join("\n", InBufferBench.table(host.benchRows(buf))));
       default -> throw new IllegalArgumentException("nvimpam has no command " + name);
     }
     return out -> out.packNil();
   }
 
-  private static void echo(PluginHost host, String text) {
-    host.nvim().call("nvim_out_write", out -> {
-      out.packArrayHeader(1);
-      out.packString(text + "\n");
-    }, in -> {
-      in.skipValue();
-      return null;
-    }).join();
-  }
 }

@@ -2,6 +2,7 @@ package org.nvimpam.strategy;
 
 import java.util.concurrent.CompletableFuture;
 import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.nvim.Decoders;
 import org.nvimpam.nvim.Nvim;
 
 /**
@@ -27,6 +28,6 @@ final class PipeStrategy extends CommandStreamStrategy {
     return nvim.call("nvim_command", out -> {
       out.packArrayHeader(1);
       commands.packJoined(out, plan, from, to);
-    }, Replies.IGNORE);
+    }, Decoders.nil());
   }
 }

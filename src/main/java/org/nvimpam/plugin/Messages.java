@@ -1,0 +1,44 @@
+package org.nvimpam.plugin;
+
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import org.nvimpam.nvim.Decoders;
+import org.nvimpam.nvim.Nvim;
+
+/** What the plugin tells the user in Neovim: progress, errors of background work, command output. */
+final class Messages {
+  private Messages() {}
+
+  /**
+   * Echoes and redraws at once, so that a big deck is no silent pause. Not awaited: Neovim may be
+   * waiting for our reply to the request that does the work.
+   */
+  static void progress(Nvim nvim, String message) {
+    lua(nvim, "vim.api.nvim_echo({{...}}, false, {}) vim.cmd('redraw')", message);
+  }
+
+  /** An ERROR notification, for failures of work no command waits for (live folding). */
+  static void error(Nvim nvim, String message) {
+    lua(nvim, "vim.notify(..., vim.log.levels.ERROR, { title = 'nvimpam' })", message);
+  }
+
+  /** Writes command output to the message area; returns when Neovim has it. */
+  static void print(Nvim nvim, String text) {
+    nvim.call("nvim_out_write", out -> {
+      out.packArrayHeader(1);
+      out.packString(text + "\n");
+    }, Decoders.nil()).join();
+  }
+
+  /** 1000000 → "1,000,000". */
+  static String grouped(long n) {
+    return String.format(Locale.ROOT, "%,d", n);
+  }
+
+  private static CompletableFuture<Object> lua(Nvim nvim, String code, String message) {
+    return nvim.execLua(code, out -> {
+      out.packArrayHeader(1);
+      out.packString(message);
+    });
+  }
+}

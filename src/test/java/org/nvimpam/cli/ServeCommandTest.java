@@ -11,7 +11,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.nvimpam.nvim.Nvim;
-import org.nvimpam.nvim.NvimProcesses;
+import org.nvimpam.testutil.EmbeddedNvim;
 
 /** Neovim starts {@code serve} with {@code jobstart(..., {'rpc': v:true})}, as the plugin will. */
 class ServeCommandTest {
@@ -19,7 +19,7 @@ class ServeCommandTest {
 
   @BeforeEach
   void start() throws Exception {
-    nvim = NvimProcesses.embed();
+    nvim = EmbeddedNvim.start();
   }
 
   @AfterEach

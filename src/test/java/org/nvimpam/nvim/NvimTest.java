@@ -17,6 +17,7 @@ import org.nvimpam.deck.Lines;
 import org.nvimpam.rpc.ErrorType;
 import org.nvimpam.rpc.NvimErrorEvent;
 import org.nvimpam.rpc.NvimErrorException;
+import org.nvimpam.testutil.EmbeddedNvim;
 
 /** Round trips against a real headless Neovim. */
 class NvimTest {
@@ -24,7 +25,7 @@ class NvimTest {
 
   @BeforeEach
   void start() throws Exception {
-    nvim = NvimProcesses.embed();
+    nvim = EmbeddedNvim.start();
   }
 
   @AfterEach

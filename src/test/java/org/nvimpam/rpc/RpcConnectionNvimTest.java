@@ -11,7 +11,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.msgpack.core.MessageUnpacker;
-import org.nvimpam.nvim.NvimProcesses;
+import org.nvimpam.testutil.EmbeddedNvim;
 
 /** Connection behaviour that needs a real Neovim on the other end. */
 class RpcConnectionNvimTest {
@@ -23,7 +23,7 @@ class RpcConnectionNvimTest {
 
   @Test
   void killingNeovimFailsPendingCallsWithinASecond() throws Exception {
-    ChildProcessTransport t = ChildProcessTransport.start(NvimProcesses.embedArgv());
+    ChildProcessTransport t = ChildProcessTransport.start(EmbeddedNvim.argv());
     RpcConnection c = RpcConnection.start(t, RpcLimits.defaults());
     assertEquals(2L, c.request("nvim_eval", evalArgs("1+1"), LONG).get(10, TimeUnit.SECONDS));
     CompletableFuture<Long> sleeping = c.request("nvim_eval", evalArgs("execute('sleep 20') + 1"), LONG);
@@ -42,7 +42,7 @@ class RpcConnectionNvimTest {
   @Test
   void msgidsWrapAroundAt32Bits() throws Exception {
     RpcConnection c = RpcConnection.start(
-        ChildProcessTransport.start(NvimProcesses.embedArgv()), RpcLimits.defaults(),
+        ChildProcessTransport.start(EmbeddedNvim.argv()), RpcLimits.defaults(),
         0xFFFF_FFFDL, false);
     try {
       List<CompletableFuture<Long>> calls = new ArrayList<>();
@@ -57,7 +57,7 @@ class RpcConnectionNvimTest {
   void connectsToAUnixSocket() throws Exception {
     Path dir = Files.createTempDirectory("nvimpam-sock");
     Path sock = dir.resolve("nvim.sock");
-    Process p = new ProcessBuilder(NvimProcesses.nvim(), "--headless", "-u", "NONE", "-i", "NONE",
+    Process p = new ProcessBuilder(EmbeddedNvim.executable(), "--headless", "-u", "NONE", "-i", "NONE",
         "-n", "--listen", sock.toString()).redirectErrorStream(true).start();
     try {
       for (int i = 0; i < 100 && !Files.exists(sock); i++) Thread.sleep(50);

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.nvimpam.nvim.Nvim;
+import org.nvimpam.rpc.ChildProcessTransport;
 
 /** A headless Neovim spawned for a test, with this repository on its 'runtimepath'. */
 public final class EmbeddedNvim {
@@ -21,9 +22,14 @@ public final class EmbeddedNvim {
     return Path.of(System.getProperty("nvimpam.root", System.getProperty("user.dir"))).toAbsolutePath();
   }
 
+  /** {@code nvim --embed --headless -u NONE -i NONE -n} with the build's nvim. */
+  public static List<String> argv() {
+    return ChildProcessTransport.nvimArgv(executable());
+  }
+
   public static Nvim start(String... extraArgs) throws IOException {
-    List<String> argv = new ArrayList<>(List.of(executable(), "--embed", "--headless", "-u", "NONE", "-i", "NONE",
-        "-n", "--cmd", "set rtp^=" + root()));
+    List<String> argv = new ArrayList<>(argv());
+    argv.addAll(List.of("--cmd", "set rtp^=" + root()));
     argv.addAll(List.of(extraArgs));
     return Nvim.embed(argv);
   }

@@ -148,7 +148,6 @@ public final class BenchRunner {
 
     StrategyTimer timer = new StrategyTimer(nvim, buffer, warmup, runs);
     List<StrategyTimer.Timing> timings = new ArrayList<>();
-    double floorMs = Double.NaN;
     for (String name : settings.strategies()) {
       FoldStrategy strategy = FoldStrategies.byName(name);
       try {
@@ -161,13 +160,9 @@ public final class BenchRunner {
         failures.add(failure);
         progress.warn(failure);
         timings.add(new StrategyTimer.Timing(name, plan.size(), Double.NaN, Double.NaN, Double.NaN, 0));
-        continue;
-      }
-      if (Double.isNaN(floorMs)) {
-        progress.step("floor (Lua loop in Neovim)");
-        floorMs = timer.floorMs(); // Neovim holds the plan now: the floor recreates it
       }
     }
+    double floorMs = timings.stream().allMatch(t -> Double.isNaN(t.medianMs())) ? Double.NaN : timer.floorMs();
     List<BenchResult> results = new ArrayList<>();
     for (StrategyTimer.Timing t : timings) {
       results.add(new BenchResult(deck, lines.count(), bytes, plan.size(), getLinesMs, parseMs, t.strategy(),

@@ -1,6 +1,8 @@
 package org.nvimpam.bench;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Nvim;
@@ -26,6 +28,8 @@ public final class StrategyTimer {
   private final Buffer buffer;
   private final int warmup;
   private final int runs;
+  private final List<Double> floorSamples = new ArrayList<>();
+  private int floorWarmups;
 
   public StrategyTimer(Nvim nvim, Buffer buffer, int warmup, int runs) {
     if (runs < 1 || warmup < 0) {
@@ -66,6 +70,7 @@ public final class StrategyTimer {
       if (r >= 0) {
         ms[r] = (t1 - t0) / 1e6;
         bytes = sent;
+        floorSamples.add(floorRun()); // interleaved, so the floor sees the same machine state
       }
     }
     Arrays.sort(ms);
@@ -73,21 +78,25 @@ public final class StrategyTimer {
   }
 
   /**
-   * The floor: the plan last applied, created again by a Lua loop inside Neovim, timed there.
-   * Call after {@link #time} so that Neovim holds the plan.
+   * The floor: the plan, created by a Lua loop inside Neovim and timed there, once after every
+   * measured run of {@link #time}; the median of all those samples. Call after {@link #time}.
    */
   public double floorMs() {
-    double[] ms = new double[runs];
-    // LuaJIT compiles a loop after ~56 iterations: on small decks the first calls run interpreted.
-    for (int r = -Math.max(warmup, FLOOR_WARMUP); r < runs; r++) {
-      lua(CLEAR); // in its own request, as the strategies' reset
-      double t = ((Number) lua(FLOOR)).doubleValue();
-      if (r >= 0) {
-        ms[r] = t;
-      }
+    if (floorSamples.isEmpty()) {
+      throw new IllegalStateException("no floor sample: time a strategy first");
     }
-    Arrays.sort(ms);
+    double[] ms = floorSamples.stream().mapToDouble(Double::doubleValue).sorted().toArray();
     return median(ms);
+  }
+
+  private double floorRun() {
+    // LuaJIT compiles a loop after ~56 iterations: on small decks the first calls run interpreted.
+    for (; floorWarmups < FLOOR_WARMUP; floorWarmups++) {
+      lua(CLEAR);
+      lua(FLOOR);
+    }
+    lua(CLEAR); // in its own request, as the strategies' reset
+    return ((Number) lua(FLOOR)).doubleValue();
   }
 
   private void verify(String strategy, FoldPlan plan) {

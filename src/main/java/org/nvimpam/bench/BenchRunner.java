@@ -132,7 +132,7 @@ public final class BenchRunner {
     progress.step("get lines");
     for (int r = -warmup; r < runs; r++) {
       long t0 = System.nanoTime();
-      lines = nvim.bufGetLines(buffer, 0, -1, false).join();
+      lines = nvim.bufGetAllLines(buffer);
       record(getLines, r, t0);
     }
     double[] parse = new double[runs];

@@ -2,6 +2,7 @@ package org.nvimpam.deck;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * An immutable batch of lines held as raw bytes: one byte array and the start offset of every line.
@@ -81,6 +82,36 @@ public final class Lines {
       b.add(bytes, 0, bytes.length);
     }
     return b.build();
+  }
+
+  /** One batch holding the lines of all {@code parts} in order; a single part is returned as is. */
+  public static Lines concat(List<Lines> parts) {
+    if (parts.size() == 1) {
+      return parts.get(0);
+    }
+    long bytes = 0;
+    int lines = 0;
+    for (Lines p : parts) {
+      bytes += p.byteSize();
+      lines += p.count;
+    }
+    if (bytes > Integer.MAX_VALUE - 16) {
+      throw new IllegalStateException("lines exceed 2 GiB");
+    }
+    byte[] data = new byte[(int) bytes];
+    int[] starts = new int[lines + 1];
+    int w = 0;
+    int line = 0;
+    for (Lines p : parts) {
+      int base = w - p.starts[0];
+      for (int i = 0; i < p.count; i++) {
+        starts[line++] = p.starts[i] + base;
+      }
+      System.arraycopy(p.data, p.starts[0], data, w, p.byteSize());
+      w += p.byteSize();
+    }
+    starts[lines] = w;
+    return new Lines(data, starts, lines);
   }
 
   public int count() {

@@ -29,7 +29,7 @@ final class Folder {
     if (count >= s.notifyLines()) {
       Messages.progress(nvim, "nvimpam: folding " + Messages.grouped(count) + " lines…");
     }
-    Lines lines = nvim.bufGetLines(buffer, 0, -1, false).join();
+    Lines lines = nvim.bufGetAllLines(buffer);
     long t1 = System.nanoTime();
     FoldPlan plan = FoldParser.parse(lines, s.foldOptions()).plan(s.oneLineFolds());
     long t2 = System.nanoTime();

@@ -60,6 +60,24 @@ class NvimTest {
   }
 
   @Test
+  void bufGetAllLinesFetchesABigBufferInChunksAsOneSnapshot() throws Exception {
+    // 300,001 lines: three chunks; every line names its number, one carries invalid UTF-8.
+    get(nvim.execLua("local t = {} for i = 1, 300001 do t[i] = 'line ' .. i end "
+        + "t[200000] = 'bad \\255\\254 bytes' vim.api.nvim_buf_set_lines(0, 0, -1, false, t)",
+        Encoders.none()));
+    Buffer b = get(nvim.currentBuffer());
+
+    Lines lines = nvim.bufGetAllLines(b);
+
+    assertEquals(300_001, lines.count());
+    assertEquals("line 1", new String(lines.line(0), StandardCharsets.ISO_8859_1));
+    assertEquals("line 131073", new String(lines.line(131_072), StandardCharsets.ISO_8859_1));
+    assertArrayEquals(new byte[] {'b', 'a', 'd', ' ', (byte) 0xff, (byte) 0xfe, ' ', 'b', 'y', 't', 'e', 's'},
+        lines.line(199_999));
+    assertEquals("line 300001", new String(lines.line(300_000), StandardCharsets.ISO_8859_1));
+  }
+
+  @Test
   void commandChangesStateThatEvalSees() throws Exception {
     get(nvim.command("let g:nvimpam_test = 42"));
     assertEquals(42L, get(nvim.eval("g:nvimpam_test")));

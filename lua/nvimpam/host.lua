@@ -116,8 +116,8 @@ function M.command()
   -- collector start faster (opening example.pc to folds: ~360 ms instead of ~420 ms here), and
   -- big decks are bound by moving their lines over RPC, not by parsing. jvm_args come last, so
   -- they can undo this (e.g. -XX:TieredStopAtLevel=4).
-  local cmd = { vim.fn.exepath(java), '-Xlog:disable', '-Xlog:all=warning:stderr', '-Dmsgpack.universal-buffer=true',
-    '-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC' }
+  local cmd = { vim.fn.exepath(java), '-Xlog:disable', '-Xlog:all=warning:stderr', '-XX:TieredStopAtLevel=1',
+    '-XX:+UseSerialGC' }
   vim.list_extend(cmd, cds_args(major, jar))
   vim.list_extend(cmd, config.get().jvm_args or {})
   vim.list_extend(cmd, { '-jar', jar, 'serve' })

@@ -14,6 +14,11 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
+    // msgpack-core reaches for sun.misc.Unsafe, which JDK 24+ warns about on stderr at first use;
+    // its portable buffers avoid that. Read once, when msgpack's classes load: set it before.
+    if (Runtime.version().feature() >= 24 && System.getProperty("msgpack.universal-buffer") == null) {
+      System.setProperty("msgpack.universal-buffer", "true");
+    }
     // Neovim starts `serve` on every first use of the plugin: skip building picocli's model of
     // all subcommands (most of a 0.3 s start), since `serve` takes no options.
     if (args.length == 1 && args[0].equals("serve")) {

@@ -24,20 +24,12 @@ local function bufnr(buf)
   return (buf == nil or buf == 0) and api.nvim_get_current_buf() or buf
 end
 
--- Thousands separators, so that "1,000,000 lines" reads at a glance.
-local function grouped(n)
-  local s = tostring(math.floor(n))
-  local out = s:reverse():gsub('(%d%d%d)', '%1,'):reverse()
-  return (out:gsub('^,', ''))
-end
-
 --- Folds a buffer now; returns when the folds are in place. Returns the JVM's summary.
 function M.fold(buf)
   buf = bufnr(buf)
   local summary = host.request('nvimpam_fold', buf)
   if summary.lines >= config.get().notify_lines then
-    info(string.format('nvimpam: %s lines, %s folds in %.2f s', grouped(summary.lines), grouped(summary.folds),
-      summary.total_ms / 1000))
+    info(summary.message)
   end
   return summary
 end

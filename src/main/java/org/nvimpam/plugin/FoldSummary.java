@@ -1,6 +1,7 @@
 package org.nvimpam.plugin;
 
 import java.io.IOException;
+import java.util.Locale;
 import org.msgpack.core.MessagePacker;
 
 /**
@@ -13,8 +14,15 @@ record FoldSummary(long buf, int lines, int folds, double getMs, double parseMs,
     return getMs + parseMs + pushMs;
   }
 
+  /** "nvimpam: 1,000,000 lines, 1,367 folds in 0.42 s": what the user sees after a big deck. */
+  String message() {
+    return String.format(Locale.ROOT, "nvimpam: %s lines, %s folds in %.2f s", Messages.grouped(lines),
+        Messages.grouped(folds), totalMs() / 1000);
+  }
+
   void pack(MessagePacker out) throws IOException {
-    out.packMapHeader(8);
+    out.packMapHeader(9);
+    out.packString("message").packString(message());
     out.packString("buf").packLong(buf);
     out.packString("lines").packInt(lines);
     out.packString("folds").packInt(folds);

@@ -166,9 +166,6 @@ class FoldStrategyTest {
     byte[] deck = exampleDeck();
     Buffer buf = open(deck);
     // A plan for a longer deck than the buffer: its last fold reaches past the end.
-    byte[] longer = new byte[deck.length + 6];
-    System.arraycopy(deck, 0, longer, 0, deck.length);
-    System.arraycopy("NODE  /\n".getBytes(), 0, longer, deck.length - 2, 8);
     FoldPlan plan = FoldParser.parse(Lines.ofLatin1(lines(deck, "NODE  /        1")), new FoldOptions(true)).plan(false);
 
     FoldStrategyException e = assertThrows(FoldStrategyException.class,

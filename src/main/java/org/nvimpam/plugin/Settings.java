@@ -6,11 +6,14 @@ import org.nvimpam.strategy.FoldStrategies;
 import org.nvimpam.strategy.FoldStrategy;
 
 /**
- * The options the JVM acts on, as sent by lua/nvimpam/config.lua ({@code nvimpam_setup}). Replaced
+ * The options the JVM acts on, as sent by lua/nvimpam/config.lua (the {@code setup} call). Replaced
  * whole, so that a refresh never sees half of an update.
  */
 record Settings(String strategy, boolean genericCards, boolean oneLineFolds, long debounceMs, long notifyLines) {
-  static final Settings DEFAULTS = new Settings(FoldStrategies.DEFAULT, true, false, 100, 200_000);
+  /** The defaults of lua/nvimpam/contract.properties, which the Lua side reads too. */
+  static final Settings DEFAULTS = new Settings(Contract.option("strategy"), Contract.booleanOption("generic_cards"),
+      Contract.booleanOption("one_line_folds"), Contract.longOption("debounce_ms"),
+      Contract.longOption("notify_lines"));
 
   /** Settings from a setup map; absent keys keep the current value, a bad strategy name throws. */
   Settings merge(Map<?, ?> m) {

@@ -178,6 +178,13 @@ local function buffer_bytes(buf)
   return vim.api.nvim_buf_get_offset(buf, vim.api.nvim_buf_line_count(buf))
 end
 
+-- 1234567 -> "1,234,567"
+local function grouped(n)
+  local s = tostring(n)
+  local head = #s % 3 == 0 and 3 or #s % 3
+  return s:sub(1, head) .. s:sub(head + 1):gsub('(%d%d%d)', ',%1')
+end
+
 local function mb(bytes)
   return string.format('%.0f MB', bytes / 1e6)
 end
@@ -207,7 +214,7 @@ local function out_of_memory_message(stderr, dead_pending)
     if bytes > 0 then
       total = total + bytes
       parts[#parts + 1] = string.format('%s (%s lines, %s)', vim.fn.fnamemodify(vim.api.nvim_buf_get_name(buf), ':t'),
-        vim.fn.printf('%d', vim.api.nvim_buf_line_count(buf)), mb(bytes))
+        grouped(vim.api.nvim_buf_line_count(buf)), mb(bytes))
     end
   end
   -- 1.5x the decks' bytes plus room for the JVM itself, in steps of 100 MB.
@@ -399,7 +406,11 @@ function M._done(id, err, result)
   end
   pending[id] = nil
   if err ~= nil and err ~= vim.NIL then
-    p.cb(as_error(err))
+    local e = as_error(err)
+    if e.code == 'out_of_memory' then
+      e.message = out_of_memory_message({ e.message }, { p })
+    end
+    p.cb(e)
   else
     p.cb(nil, result ~= vim.NIL and result or nil)
   end

@@ -121,7 +121,7 @@ public final class PluginHost {
       error = errorValue(e);
     } catch (OutOfMemoryError e) {
       error = ErrorValue.of(ErrorValue.Code.OUT_OF_MEMORY, "nvimpam: the JVM ran out of memory during " + method
-          + " (" + e.getMessage() + ")");
+          + " (" + e + ")");
     }
     reply(id, error, result);
   }

@@ -1,5 +1,6 @@
 package org.nvimpam.plugin;
 
+import java.util.List;
 import java.util.Map;
 import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.strategy.FoldStrategies;
@@ -15,8 +16,21 @@ record Settings(String strategy, boolean genericCards, boolean oneLineFolds, lon
       Contract.booleanOption("one_line_folds"), Contract.longOption("debounce_ms"),
       Contract.longOption("notify_lines"));
 
-  /** Settings from a setup map; absent keys keep the current value, a bad strategy name throws. */
+  /** The keys of a setup map: the {@code option.*} names of the contract. */
+  static final List<String> KEYS = List.of("strategy", "generic_cards", "one_line_folds", "debounce_ms",
+      "notify_lines");
+
+  /**
+   * Settings from a setup map; absent keys keep the current value, a bad strategy name or an
+   * unknown key throws (a Lua side that disagrees with the contract shows up at once).
+   */
   Settings merge(Map<?, ?> m) {
+    for (Object key : m.keySet()) {
+      if (!KEYS.contains(String.valueOf(key))) {
+        throw new IllegalArgumentException("nvimpam: the JVM has no option '" + key + "'; its options: "
+            + String.join(", ", KEYS));
+      }
+    }
     String s = m.get("strategy") instanceof String v ? v : strategy;
     FoldStrategies.byName(s); // validates, with the list of valid names in the message
     return new Settings(s,

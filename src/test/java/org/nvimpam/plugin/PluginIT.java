@@ -383,6 +383,17 @@ class PluginIT {
     String report = String.join("\n", castStrings(lua("return vim.api.nvim_buf_get_lines(0, 0, -1, false)")));
     assertTrue(report.contains("OK: JVM started"), report);
     assertFalse(report.contains("ERROR"), report);
+    assertTrue(report.contains("started by this check"), "says that it started the JVM: " + report);
+  }
+
+  @Test
+  void aMisspelledSetupKeyIsRejectedWithTheValidKeys() {
+    Object e = lua("local ok, e = pcall(require('nvimpam').setup, { stratgy = 'pipe' }) return e");
+
+    String message = String.valueOf(e);
+    assertTrue(message.contains("unknown option 'stratgy'"), message);
+    assertTrue(message.contains("auto_attach, debounce_ms, generic_cards, jar, java, jvm_args, live, notify_lines, "
+        + "one_line_folds, strategy, timeout_ms"), message);
   }
 
   @Test

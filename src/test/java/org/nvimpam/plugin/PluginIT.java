@@ -316,7 +316,7 @@ class PluginIT {
     nvim.command("NvimpamFold").join();
 
     String note = String.valueOf(((List<?>) notes().get(0)).get(0));
-    assertTrue(note.contains("/nonexistent/nvimpam.jar") && note.contains("mvn -q package -DskipTests"), note);
+    assertTrue(note.contains("/nonexistent/nvimpam.jar") && note.contains("./mvnw -q package -DskipTests"), note);
   }
 
   @Test

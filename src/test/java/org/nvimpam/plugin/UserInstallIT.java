@@ -37,8 +37,10 @@ class UserInstallIT {
   /** .ci/neovim's 0.12 install: ${NVIMPAM_NEOVIM_CACHE:-~/.cache/nvimpam-neovim}/sid. */
   static Path nvim012() {
     String cache = System.getenv("NVIMPAM_NEOVIM_CACHE");
-    Path base = cache == null || cache.isBlank()
-        ? Path.of(System.getProperty("user.home"), ".cache", "nvimpam-neovim") : Path.of(cache);
+    // $HOME as the script sees it (Java's user.home comes from the password database instead).
+    String home = System.getenv("HOME");
+    Path base = cache != null && !cache.isBlank() ? Path.of(cache)
+        : Path.of(home != null && !home.isBlank() ? home : System.getProperty("user.home"), ".cache", "nvimpam-neovim");
     return base.resolve("sid/usr/bin/nvim");
   }
 

@@ -34,13 +34,15 @@ public final class ApiInfo {
   public static final Decoder<ApiInfo> DECODER = ApiInfo::read;
 
   private static ApiInfo read(MessageUnpacker in) throws IOException {
-    List<?> result = (List<?>) Decoders.readObject(in, ExtTypes.STANDARD);
-    if (result.size() != 2) throw new IOException("nvim_get_api_info: expected [id, metadata]");
-    Map<?, ?> meta = (Map<?, ?>) result.get(1);
-    Map<?, ?> version = (Map<?, ?>) meta.get("version");
-    Map<?, ?> types = (Map<?, ?>) meta.get("types");
+    // Checked, not cast: a reply of another shape is a decode error, not a ClassCastException.
+    if (!(Decoders.readObject(in, ExtTypes.STANDARD) instanceof List<?> result) || result.size() != 2
+        || !(result.get(0) instanceof Long channel) || !(result.get(1) instanceof Map<?, ?> meta)) {
+      throw new IOException("nvim_get_api_info: expected [id, metadata]");
+    }
+    Map<?, ?> version = map(meta, "version");
+    Map<?, ?> types = map(meta, "types");
     return new ApiInfo(
-        (Long) result.get(0),
+        channel,
         intOf(version, "major"),
         intOf(version, "minor"),
         intOf(version, "patch"),
@@ -60,9 +62,16 @@ public final class ApiInfo {
     return names;
   }
 
+  private static Map<?, ?> map(Map<?, ?> m, String key) throws IOException {
+    if (!(m.get(key) instanceof Map<?, ?> v)) throw new IOException("api info lacks " + key);
+    return v;
+  }
+
   private static int intOf(Map<?, ?> m, String key) throws IOException {
-    if (!(m.get(key) instanceof Long v)) throw new IOException("api info lacks " + key);
-    return Math.toIntExact(v);
+    if (!(m.get(key) instanceof Long v) || v < 0 || v > Integer.MAX_VALUE) {
+      throw new IOException("api info lacks " + key);
+    }
+    return (int) (long) v;
   }
 
   private static byte code(Map<?, ?> types, String name) throws IOException {

@@ -21,6 +21,7 @@ import org.nvimpam.fold.FoldEngine;
 import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.Decoders;
 import org.nvimpam.nvim.Encoders;
 import org.nvimpam.nvim.ErrorValue;
 import org.nvimpam.nvim.Nvim;
@@ -223,7 +224,7 @@ public final class PluginHost {
       return out -> out.packBoolean(true);
     }
     Settings s = settings.get();
-    LiveBuffer lb = new LiveBuffer(b, new FoldEngine(s.foldOptions()), scheduler, liveHost(), this::reportLiveError);
+    LiveBuffer lb = new LiveBuffer(b, new FoldEngine(s.foldOptions()), scheduler, liveHost(), e -> reportLiveError(b, e));
     live.put(b.id(), lb);
     try {
       if (!Await.call(nvim.bufAttach(b, true, lb), "nvim_buf_attach")) {
@@ -334,6 +335,25 @@ public final class PluginHost {
             + cause.getMessage() + "); live folding stopped, :NvimpamFoldAttach starts it again", cause));
       }
     };
+  }
+
+  /**
+   * A refresh of a buffer that was unloaded or wiped meanwhile fails on lines that are gone (E16):
+   * nothing the user can act on, so it is only logged.
+   */
+  private void reportLiveError(Buffer b, Throwable e) {
+    boolean loaded;
+    try {
+      loaded = Await.call(nvim.call("nvim_buf_is_loaded", nvim.args(b), Decoders.booleanValue()),
+          "nvim_buf_is_loaded");
+    } catch (RuntimeException unknown) {
+      loaded = true; // cannot tell: report it
+    }
+    if (!loaded) {
+      LOG.log(Level.FINE, "live folding of buffer " + b.id() + " failed after it was unloaded", e);
+      return;
+    }
+    reportLiveError(e);
   }
 
   /** Live folding runs in the background: its failures reach the user as notifications. */

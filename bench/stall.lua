@@ -13,10 +13,12 @@ local deck = os.getenv('DECK') or (root .. '/src/main/resources/decks/example.pc
 local sock = vim.fn.tempname() .. '.sock'
 local server = vim.fn.jobstart({ vim.v.progpath, '--headless', '-u', 'NONE', '-i', 'NONE', '-n', '--listen', sock,
   '--cmd', 'set rtp^=' .. root, '-c', 'filetype on', '-c', "lua require('nvimpam').setup({})" })
+local ch
 vim.wait(5000, function()
-  return uv.fs_stat(sock) ~= nil
+  local ok, id = pcall(vim.fn.sockconnect, 'pipe', sock, { rpc = true })
+  ch = ok and id or nil
+  return ch ~= nil
 end, 10)
-local ch = vim.fn.sockconnect('pipe', sock, { rpc = true })
 
 local function now()
   return uv.hrtime() / 1e6

@@ -49,38 +49,74 @@ end
 
 local version_cache = {}
 
---- The Java feature version (17, 21, …) of `java`, or nil and a reason. Cached per executable
---- and modification time, so that only the first start ever pays for `java -version`.
-function M.java_version(java)
-  java = java or M.java()
+-- Where the version of `java` is found without running it: the executable, its cache key, and the
+-- version when known (this session, or a file in stdpath('cache')); or nil and why not.
+local function known_version(java)
   local exe = vim.fn.exepath(java)
   if exe == '' then
     return nil, 'no Java executable "' .. java .. '" (install JDK 17+ or set java = "/path/to/java" in setup())'
   end
   local stat = uv.fs_stat(vim.fn.resolve(exe))
   local key = exe .. ':' .. (stat and stat.mtime.sec or 0)
-  if version_cache[key] then
-    return version_cache[key]
+  if not version_cache[key] then
+    local ok, lines = pcall(vim.fn.readfile, vim.fn.stdpath('cache') .. '/nvimpam-java-version')
+    if ok and lines[1] == key and tonumber(lines[2]) then
+      version_cache[key] = tonumber(lines[2])
+    end
   end
-  local cache_file = vim.fn.stdpath('cache') .. '/nvimpam-java-version'
-  local ok, lines = pcall(vim.fn.readfile, cache_file)
-  if ok and lines[1] == key and tonumber(lines[2]) then
-    version_cache[key] = tonumber(lines[2])
-    return version_cache[key]
-  end
-  local out = vim.fn.system({ exe, '-version' })
+  return { exe = exe, key = key, major = version_cache[key] }
+end
+
+-- Reads `java -version` output; caches and returns the major version, or nil and why not.
+local function parse_version(v, out)
   local major = out:match('version "(%d+)')
   if major == '1' then
     major = out:match('version "1%.(%d+)')
   end
   major = tonumber(major)
   if not major then
-    return nil, 'could not read the version of ' .. exe .. ': ' .. out
+    return nil, 'could not read the version of ' .. v.exe .. ': ' .. out
   end
-  version_cache[key] = major
+  version_cache[v.key] = major
   vim.fn.mkdir(vim.fn.stdpath('cache'), 'p')
-  pcall(vim.fn.writefile, { key, tostring(major) }, cache_file)
+  pcall(vim.fn.writefile, { v.key, tostring(major) }, vim.fn.stdpath('cache') .. '/nvimpam-java-version')
   return major
+end
+
+--- The Java feature version (17, 21, …) of `java`, or nil and a reason. Cached per executable
+--- and modification time, so that only the first start ever pays for `java -version`.
+function M.java_version(java)
+  local v, why = known_version(java or M.java())
+  if not v then
+    return nil, why
+  end
+  if v.major then
+    return v.major
+  end
+  return parse_version(v, vim.fn.system({ v.exe, '-version' }))
+end
+
+--- As M.java_version, without waiting: `cb(major)` or `cb(nil, why)` runs once `java -version`
+--- has answered (at once when the version is cached).
+function M.java_version_async(java, cb)
+  local v, why = known_version(java or M.java())
+  if not v or v.major then
+    return cb(v and v.major, why)
+  end
+  local out = {}
+  local function collect(_, data)
+    vim.list_extend(out, data)
+  end
+  local id = vim.fn.jobstart({ v.exe, '-version' }, {
+    on_stdout = collect,
+    on_stderr = collect,
+    on_exit = function()
+      cb(parse_version(v, table.concat(out, '\n')))
+    end,
+  })
+  if id <= 0 then
+    cb(nil, 'could not run ' .. v.exe .. ' -version')
+  end
 end
 
 -- Class-data sharing: an archive per jar build and Java version in stdpath('cache'), created on the
@@ -169,6 +205,7 @@ M.as_error = as_error
 -- Calls waiting for the JVM's answer: id -> { cb, chan, method, buf }.
 local pending = {}
 local next_id = 0
+local starting = nil -- the calls made while `java -version` runs before the first start
 
 -- Bytes of a loaded buffer, as Neovim counts them (line2byte of the line after the last).
 local function buffer_bytes(buf)
@@ -385,16 +422,58 @@ end
 --- start. `buf` names the buffer the call serves. Returns the call's id, or nil when the JVM could
 --- not start.
 function M.call(method, args, cb, buf)
-  local chan, err = M.channel()
-  if not chan then
-    cb(M.error('no_jvm', err))
-    return nil
-  end
   next_id = next_id + 1
   local id = next_id
-  pending[id] = { cb = cb, chan = chan, method = method, buf = buf }
-  vim.rpcnotify(chan, 'nvimpam_call', id, method, args or {})
+  local call = { id = id, cb = cb, method = method, args = args or {}, buf = buf }
+  if not job and not starting and not M.java_version_known() then
+    -- First start with this Java: `java -version` runs as a job, and calls wait in a queue.
+    starting = { call }
+    M.java_version_async(nil, function()
+      local queued = starting
+      starting = nil
+      for _, c in ipairs(queued) do
+        if not c.forgotten then
+          M.send(c)
+        end
+      end
+    end)
+    return id
+  end
+  if starting then
+    starting[#starting + 1] = call
+    return id
+  end
+  return M.send(call)
+end
+
+-- Forgets call `id`: its answer, when it comes, finds nothing to call.
+local function forget(id)
+  pending[id] = nil
+  for _, c in ipairs(starting or {}) do
+    if c.id == id then
+      c.forgotten = true
+    end
+  end
+end
+
+--- Sends a call made by M.call (starting the JVM if needed); for M.call only.
+function M.send(call)
+  local id = call.id
+  local chan, err = M.channel()
+  if not chan then
+    call.cb(M.error('no_jvm', err))
+    return nil
+  end
+  call.chan = chan
+  pending[id] = call
+  vim.rpcnotify(chan, 'nvimpam_call', id, call.method, call.args)
   return id
+end
+
+--- Whether the Java version is known without running `java -version`.
+function M.java_version_known()
+  local v = known_version(M.java())
+  return v == nil or v.major ~= nil -- a missing java is known too: M.channel() says so
 end
 
 --- The JVM's answer to call `id` (it runs this through nvim_exec_lua). Answers to calls that
@@ -451,7 +530,7 @@ function M.wait(method, args, what, buf)
   end, 10)
   if not done then
     -- The JVM that never answered: a late answer finds nothing to call.
-    pending[id] = nil
+    forget(id)
     error(no_answer(what or method, ms, status), 0)
   end
   if err then

@@ -6,13 +6,14 @@
 --
 -- It starts a second headless Neovim with $ROOT (default: this repository) on 'runtimepath',
 -- opens $DECK there and asks it `nvim_eval` every 2 ms from here, until the folds have been in
--- place for a second. Point $ROOT at another checkout to compare two versions in one run.
+-- place for a second. Point $ROOT at another checkout to compare two versions in one run; $SETUP
+-- adds options to setup(), e.g. SETUP='live = false'.
 local uv = vim.loop
 local root = os.getenv('ROOT') or vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h:h')
 local deck = os.getenv('DECK') or (root .. '/src/main/resources/decks/example.pc')
 local sock = vim.fn.tempname() .. '.sock'
 local server = vim.fn.jobstart({ vim.v.progpath, '--headless', '-u', 'NONE', '-i', 'NONE', '-n', '--listen', sock,
-  '--cmd', 'set rtp^=' .. root, '-c', 'filetype on', '-c', "lua require('nvimpam').setup({})" })
+  '--cmd', 'set rtp^=' .. root, '-c', 'filetype on', '-c', "lua require('nvimpam').setup({" .. (os.getenv('SETUP') or '') .. '})' })
 local ch
 vim.wait(5000, function()
   local ok, id = pcall(vim.fn.sockconnect, 'pipe', sock, { rpc = true })

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +13,11 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.nvimpam.deck.Lines;
+import org.nvimpam.fold.Fold;
+import org.nvimpam.fold.FoldOptions;
+import org.nvimpam.fold.FoldParser;
 import org.nvimpam.nvim.ErrorValue;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.strategy.FoldStrategies;
@@ -18,8 +25,8 @@ import org.nvimpam.testutil.EmbeddedNvim;
 
 /**
  * The Java side and the Lua side agree on lua/nvimpam/contract.properties: strategy names, the
- * options the JVM acts on and their defaults, and the shape of errors. Fails when either side
- * drifts from it.
+ * options the JVM acts on and their defaults, and the shape of errors; and on the fold texts
+ * (FoldSet writes them in Java, folds.lua in Neovim). Fails when either side drifts.
  */
 class ContractIT {
   Nvim nvim;
@@ -63,6 +70,32 @@ class ContractIT {
     assertEquals(Contract.list("error.keys"), ErrorValue.KEYS);
     assertEquals(Contract.list("error.codes"),
         Arrays.stream(ErrorValue.Code.values()).map(ErrorValue.Code::wire).toList());
+  }
+
+  @Test
+  void foldTextsAreTheSameInJavaAndInLua(@TempDir Path dir) throws IOException {
+    String jar = System.getProperty("nvimpam.jar", EmbeddedNvim.root().resolve("target/nvimpam.jar").toString());
+    lua("require('nvimpam').setup({ jar = '" + jar + "', auto_attach = false })");
+    byte[] deck;
+    try (InputStream in = ContractIT.class.getResourceAsStream("/decks/example.pc")) {
+      deck = in.readAllBytes();
+    }
+    EmbeddedNvim.edit(nvim, deck, dir);
+    nvim.command("NvimpamFold").join();
+    List<Fold> folds = FoldParser.parse(Lines.split(deck), new FoldOptions(true)).toList().stream()
+        .filter(f -> f.end() > f.start()).toList();
+    List<Fold> groups = folds.stream().filter(f -> f.level() == 2).toList();
+
+    // Neovim shows a fold's text when it is closed and its parents are open: 'foldlevel' = depth - 1.
+    StringBuilder pairs = new StringBuilder();
+    for (Fold f : folds) {
+      boolean member = f.level() == 1 && groups.stream().anyMatch(g -> g.start() <= f.start() && f.end() <= g.end());
+      pairs.append('{').append(f.start()).append(',').append(member ? 1 : 0).append("},");
+    }
+    Object texts = lua("local out = {} for _, p in ipairs({" + pairs + "}) do vim.wo.foldlevel = p[2] "
+        + "out[#out + 1] = vim.fn.foldtextresult(p[1]) end return out");
+
+    assertEquals(folds.stream().map(Fold::text).toList(), texts);
   }
 
   @Test

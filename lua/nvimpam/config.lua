@@ -53,35 +53,19 @@ for key, value in pairs(M.contract()) do
 end
 table.sort(M.jvm_options)
 
--- Option name -> { type, optional }.
-local types = { java = { 'string', true }, jar = { 'string', true }, jvm_args = { 'table' } }
-
-local function valid_keys()
-  local keys = {}
-  for k in pairs(M.defaults) do
-    keys[#keys + 1] = k
-  end
-  for k in pairs(types) do
-    if M.defaults[k] == nil then
-      keys[#keys + 1] = k
-    end
-  end
-  table.sort(keys)
-  return keys
+-- Option name -> { type, optional }: the type of its default, except for these.
+local types = { java = { 'string', true }, jar = { 'string', true } }
+for key, default in pairs(M.defaults) do
+  types[key] = types[key] or { type(default) }
 end
 
 local function check(opts, given)
   for key in pairs(given) do
-    if M.defaults[key] == nil and types[key] == nil then
+    if not types[key] then
+      local keys = vim.tbl_keys(types)
+      table.sort(keys)
       error(string.format("nvimpam: unknown option '%s'; valid options: %s", tostring(key),
-        table.concat(valid_keys(), ', ')), 0)
-    end
-  end
-  for key, default in pairs(M.defaults) do
-    local t = types[key] or { type(default) }
-    local v = opts[key]
-    if not (v == nil and t[2]) and type(v) ~= t[1] then
-      error(string.format('nvimpam: option %s: expected %s, got %s', key, t[1], vim.inspect(v)), 0)
+        table.concat(keys, ', ')), 0)
     end
   end
   for key, t in pairs(types) do

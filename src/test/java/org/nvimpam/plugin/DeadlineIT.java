@@ -67,6 +67,32 @@ class DeadlineIT {
   private static void signal(String name, long pid) throws Exception {
     Process p = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).inheritIO().start();
     assertEquals(0, p.waitFor(), "kill -" + name + " " + pid);
+    if (name.equals("STOP")) {
+      awaitStopped(pid);
+    }
+  }
+
+  /**
+   * Waits until every thread of the process is stopped: they stop one by one, and here a JVM
+   * thread was seen answering a call a few ms after kill -STOP returned.
+   */
+  private static void awaitStopped(long pid) throws Exception {
+    long end = System.currentTimeMillis() + ANSWER_S * 1000;
+    while (System.currentTimeMillis() < end) {
+      boolean all = true;
+      try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+        for (Path t : tasks.toList()) {
+          String stat = Files.readString(t.resolve("stat"));
+          char state = stat.charAt(stat.lastIndexOf(')') + 2);
+          all &= state == 'T' || state == 't';
+        }
+      }
+      if (all) {
+        return;
+      }
+      Thread.sleep(1);
+    }
+    throw new AssertionError("process " + pid + " did not stop");
   }
 
   /** Starts the JVM with a first fold, then stops it; returns its pid. */

@@ -219,6 +219,40 @@ class DeadlineIT {
   }
 
   @Test
+  void aManifestCommandThatTheStoppedJvmNeverPassesOnGivesAMessage() throws Exception {
+    Path manifest = dir.resolve("rplugin.vim");
+    String init = "let $NVIM_RPLUGIN_MANIFEST = '" + manifest + "' | runtime! plugin/rplugin.vim | runtime plugin/nvimpam.vim";
+    nvim.command(init).join();
+    nvim.command("UpdateRemotePlugins").join();
+    other.close();
+    nvim.close();
+    nvim = EmbeddedNvim.start();
+    lua("_G.notes = {} vim.notify = function(m, l) table.insert(_G.notes, { m, l or 2 }) end");
+    other = Nvim.socket(String.valueOf(nvim.eval("serverstart()").join()));
+    nvim.command(init).join();
+    String jar = System.getProperty("nvimpam.jar", EmbeddedNvim.root().resolve("target/nvimpam.jar").toString());
+    lua("require('nvimpam.config').set({ jar = '" + jar + "', auto_attach = false, timeout_ms = 1500 })");
+    EmbeddedNvim.edit(nvim, example(), dir);
+    nvim.command("NvimpamFold").join();
+    long end = System.currentTimeMillis() + ANSWER_S * 1000;
+    while (!Long.valueOf(29).equals(nvim.eval("foldclosed(29)").join()) && System.currentTimeMillis() < end) {
+      Thread.sleep(20);
+    }
+    long pid = ((Number) lua("return require('nvimpam.host').pid()")).longValue();
+    signal("STOP", pid);
+    stopped = pid;
+
+    nvim.command("NvimpamFold").get(ANSWER_S, TimeUnit.SECONDS); // asynchronous: returns at once
+    assertEquals(2L, otherClientEval());
+    while (notes().isEmpty() && System.currentTimeMillis() < end) {
+      Thread.sleep(20);
+    }
+
+    String note = lastNote();
+    assertTrue(note.contains(":NvimpamFold got no answer from the JVM (pid " + pid + ") within 1.5 s"), note);
+  }
+
+  @Test
   void outOfMemoryNamesTheDeckAndTheHeapToGive() throws Exception {
     // About 18 MB of deck: more than a 24 MB heap can hold while reading and parsing it.
     byte[] one = example();

@@ -75,20 +75,28 @@ end
 --- folds are in place (waits at most timeout_ms).
 function M.attach(buf)
   buf = bufnr(buf)
-  host.wait('attach', { buf }, ':NvimpamFoldAttach', buf)
+  local summary = host.wait('attach', { buf }, ':NvimpamFoldAttach', buf)
   attached_now(buf)
+  if type(summary) == 'table' then
+    notify_summary(summary)
+  end
 end
 
 -- Background attach (a deck that opens, a reload, a restarted JVM): the folds appear when the
 -- JVM has them, and the user goes on meanwhile.
 local function attach_async(buf)
   host.serving(buf, true)
-  host.call('attach', { buf }, function(e)
+  host.call('attach', { buf }, function(e, summary)
     if e then
       host.serving(buf, false)
       report_scheduled(e)
     else
       attached_now(buf)
+      if type(summary) == 'table' then
+        vim.schedule(function()
+          notify_summary(summary)
+        end)
+      end
     end
   end, buf)
 end

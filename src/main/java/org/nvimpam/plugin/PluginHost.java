@@ -223,6 +223,10 @@ public final class PluginHost {
       return out -> out.packBoolean(true);
     }
     Settings s = settings.get();
+    long count = Await.call(nvim.bufLineCount(b), "nvim_buf_line_count");
+    if (count >= s.notifyLines()) { // a big deck is no silent pause, attached or folded once
+      Messages.progress(nvim, "nvimpam: folding " + Messages.grouped(count) + " lines…");
+    }
     LiveBuffer lb = new LiveBuffer(b, new FoldEngine(s.foldOptions()), scheduler, liveHost(), e -> reportLiveError(b, e));
     live.put(b.id(), lb);
     try {
@@ -239,6 +243,11 @@ public final class PluginHost {
     }
     lb.cancel();
     lb.refresh(); // synchronous: when :NvimpamFoldAttach returns, the folds are in place
+    // Its summary, for the note on big decks; none when the refresh waits for InsertLeave.
+    FoldSummary summary = folder.last();
+    if (summary != null && summary.buf() == b.id()) {
+      return summary::pack;
+    }
     return out -> out.packBoolean(true);
   }
 

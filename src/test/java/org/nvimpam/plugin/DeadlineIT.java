@@ -95,10 +95,14 @@ class DeadlineIT {
     throw new AssertionError("process " + pid + " did not stop");
   }
 
-  /** Starts the JVM with a first fold, then stops it; returns its pid. */
-  private long foldThenStopTheJvm() throws Exception {
+  /**
+   * Starts the JVM with a first fold (under the default deadline: a loaded machine may take
+   * seconds to start it), then sets the deadline under test and stops the JVM; returns its pid.
+   */
+  private long foldThenStopTheJvm(long timeoutMs) throws Exception {
     EmbeddedNvim.edit(nvim, example(), dir);
     nvim.command("NvimpamFold").join();
+    lua("require('nvimpam.config').get().timeout_ms = " + timeoutMs);
     long pid = ((Number) lua("return require('nvimpam.host').pid()")).longValue();
     signal("STOP", pid);
     stopped = pid;
@@ -121,8 +125,8 @@ class DeadlineIT {
 
   @Test
   void aStoppedJvmGivesAMessageAtTheDeadlineAndOtherClientsAreAnsweredMeanwhile() throws Exception {
-    setup("auto_attach = false, timeout_ms = 3000");
-    long pid = foldThenStopTheJvm();
+    setup("auto_attach = false");
+    long pid = foldThenStopTheJvm(3000);
 
     CompletableFuture<Void> fold = nvim.command("NvimpamFold");
     Thread.sleep(300);
@@ -137,8 +141,8 @@ class DeadlineIT {
 
   @Test
   void aLateAnswerAfterTheDeadlineIsDropped() throws Exception {
-    setup("auto_attach = false, timeout_ms = 1000");
-    long pid = foldThenStopTheJvm();
+    setup("auto_attach = false");
+    long pid = foldThenStopTheJvm(1000);
     nvim.command("NvimpamFold").get(ANSWER_S, TimeUnit.SECONDS);
     assertEquals(1, notes().size(), String.valueOf(notes()));
 
@@ -152,8 +156,8 @@ class DeadlineIT {
 
   @Test
   void ctrlCFromAnotherClientEndsTheWait() throws Exception {
-    setup("auto_attach = false, timeout_ms = 120000");
-    foldThenStopTheJvm();
+    setup("auto_attach = false");
+    foldThenStopTheJvm(120000);
 
     CompletableFuture<Void> fold = nvim.command("NvimpamFold");
     Thread.sleep(300);
@@ -174,8 +178,8 @@ class DeadlineIT {
 
   @Test
   void aJvmThatDiesFailsTheWaitingCommandAtOnce() throws Exception {
-    setup("auto_attach = false, timeout_ms = 120000");
-    long pid = foldThenStopTheJvm();
+    setup("auto_attach = false");
+    long pid = foldThenStopTheJvm(120000);
 
     CompletableFuture<Void> fold = nvim.command("NvimpamFold");
     Thread.sleep(300);
@@ -196,7 +200,7 @@ class DeadlineIT {
   void openingADeckNeverWaitsForTheJvm() throws Exception {
     setup("debounce_ms = 20");
     nvim.command("filetype on").join();
-    foldThenStopTheJvm();
+    foldThenStopTheJvm(60000);
     Path deck = dir.resolve("car.pc");
     Files.write(deck, example());
 
@@ -231,7 +235,7 @@ class DeadlineIT {
     other = Nvim.socket(String.valueOf(nvim.eval("serverstart()").join()));
     nvim.command(init).join();
     String jar = System.getProperty("nvimpam.jar", EmbeddedNvim.root().resolve("target/nvimpam.jar").toString());
-    lua("require('nvimpam.config').set({ jar = '" + jar + "', auto_attach = false, timeout_ms = 1500 })");
+    lua("require('nvimpam.config').set({ jar = '" + jar + "', auto_attach = false })");
     EmbeddedNvim.edit(nvim, example(), dir);
     nvim.command("NvimpamFold").join();
     long end = System.currentTimeMillis() + ANSWER_S * 1000;
@@ -239,6 +243,7 @@ class DeadlineIT {
       Thread.sleep(20);
     }
     long pid = ((Number) lua("return require('nvimpam.host').pid()")).longValue();
+    lua("require('nvimpam.config').get().timeout_ms = 1500");
     signal("STOP", pid);
     stopped = pid;
 

@@ -348,6 +348,20 @@ class PluginIT {
   }
 
   @Test
+  void aBigDeckThatOpensReportsLinesFoldsAndTimeToo() throws Exception {
+    setup("notify_lines = 1000, debounce_ms = 20");
+    nvim.command("filetype on").join();
+    Path deck = dir.resolve("car.pc");
+    Files.write(deck, example());
+
+    nvim.command("edit " + deck).join(); // folded live in the background
+
+    awaitLua("return #_G.notes > 0");
+    String note = String.valueOf(((List<?>) notes().get(0)).get(0));
+    assertTrue(note.matches("nvimpam: 20,586 lines, 23 folds in \\d+\\.\\d\\d s"), note);
+  }
+
+  @Test
   void aMissingJavaIsReportedWithTheFix() {
     lua("require('nvimpam').setup({ java = '/nonexistent/bin/java', auto_attach = false })");
 

@@ -1,8 +1,10 @@
 package org.nvimpam.nvim;
 
 import java.io.IOException;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.msgpack.core.MessageUnpacker;
 import org.nvimpam.rpc.Decoder;
 
@@ -14,14 +16,18 @@ public final class ApiInfo {
   private final int patch;
   private final int apiLevel;
   private final ExtTypes extTypes;
+  private final Set<String> functions;
 
-  public ApiInfo(long channelId, int major, int minor, int patch, int apiLevel, ExtTypes extTypes) {
+  /** @param functions the names of the API functions this Neovim serves */
+  public ApiInfo(long channelId, int major, int minor, int patch, int apiLevel, ExtTypes extTypes,
+      Set<String> functions) {
     this.channelId = channelId;
     this.major = major;
     this.minor = minor;
     this.patch = patch;
     this.apiLevel = apiLevel;
     this.extTypes = extTypes;
+    this.functions = Set.copyOf(functions);
   }
 
   /** Reads the {@code [channel_id, metadata]} result of {@code nvim_get_api_info}. */
@@ -41,7 +47,19 @@ public final class ApiInfo {
         intOf(version, "minor"),
         intOf(version, "patch"),
         intOf(version, "api_level"),
-        new ExtTypes(code(types, "Buffer"), code(types, "Window"), code(types, "Tabpage")));
+        new ExtTypes(code(types, "Buffer"), code(types, "Window"), code(types, "Tabpage")),
+        functionNames(meta.get("functions")));
+  }
+
+  private static Set<String> functionNames(Object functions) throws IOException {
+    if (!(functions instanceof List<?> list)) throw new IOException("api info lacks functions");
+    Set<String> names = new HashSet<>();
+    for (Object f : list) {
+      if (f instanceof Map<?, ?> m && m.get("name") instanceof String name) {
+        names.add(name);
+      }
+    }
+    return names;
   }
 
   private static Map<?, ?> map(Map<?, ?> m, String key) throws IOException {
@@ -92,6 +110,11 @@ public final class ApiInfo {
 
   public ExtTypes extTypes() {
     return extTypes;
+  }
+
+  /** Whether this Neovim serves API function {@code name} (deprecated ones are removed some day). */
+  public boolean hasFunction(String name) {
+    return functions.contains(name);
   }
 
   @Override

@@ -14,6 +14,7 @@ import org.nvimpam.bench.BenchRunner;
 import org.nvimpam.bench.PluginRuntime;
 import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.Decoders;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.nvim.Window;
 
@@ -120,10 +121,11 @@ public final class SoakRun {
     }
     nvimPid = ((Number) nvim.eval("getpid()").join()).longValue();
     nvim.command("set hidden noswapfile").join();
-    // What the plugin tells the user is collected: an error there fails the run.
-    lua("_G.soak_errors = {} local notify = vim.notify vim.notify = function(m, l, o)"
-        + " if (l or 0) >= vim.log.levels.ERROR then table.insert(_G.soak_errors, tostring(m)) end"
-        + " return notify(m, l, o) end");
+    // What the plugin tells the user is collected, not shown: an error there fails the run, and a
+    // long message would stop this UI-less Neovim at a -- More -- prompt.
+    nvim.command("set nomore").join();
+    lua("_G.soak_errors = {} vim.notify = function(m, l)"
+        + " if (l or 0) >= vim.log.levels.ERROR then table.insert(_G.soak_errors, tostring(m)) end end");
     lua("require('nvimpam').setup({ jar = " + luaString(settings.jar().toString()) + ", auto_attach = false, debounce_ms = 20 })");
     for (int i = 0; i < settings.buffers(); i++) {
       Path file = dir.resolve("deck" + (i + 1) + ".pc");
@@ -189,7 +191,17 @@ public final class SoakRun {
         String what = "after edit " + edit + ", window " + w.id() + " (buffer " + b.id() + "), refolded by the"
             + " plugin's account: " + diff;
         if (now != null) {
-          return what + "; still different after " + REFOLD_DEADLINE_MS + " ms: " + now;
+          // Tells a stale push from a JVM whose lines went out of step with the buffer: :NvimpamFold
+          // pushes the folds the JVM holds for a live buffer, without reading its lines again.
+          nvim.call("nvim_set_current_win", out -> {
+            out.packArrayHeader(1);
+            nvim.writeWindow(out, w);
+          }, Decoders.nil()).join();
+          nvim.command("NvimpamFold").join();
+          String pushed = WindowFolds.expected(nvim, b, FoldOptions.GENERIC).difference(WindowFolds.read(nvim, w));
+          return what + "; still different after " + REFOLD_DEADLINE_MS + " ms: " + now + "; after :NvimpamFold, "
+              + (pushed == null ? "equal (the JVM held the right folds but had not pushed them)"
+                  : "still different (the JVM's folds are wrong): " + pushed);
         }
         mismatches.add(String.format(Locale.ROOT, "%s; equal %.0f ms later", what, (System.nanoTime() - t0) / 1e6));
       }

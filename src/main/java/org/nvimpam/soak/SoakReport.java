@@ -15,11 +15,13 @@ import java.util.Map;
  * @param errorMessages error messages the plugin showed the user
  * @param mismatches windows whose folds differed from a full parse although the plugin had refolded
  *     their buffer at its last text change (each put right later, or the run would have stopped)
+ * @param lagging buffers, summed over the checks, whose folds were not applied at their last text
+ *     change within the settling time (the JVM does not push folds that did not change)
  * @param failure what stopped the run, or null
  */
 public record SoakReport(SoakSettings settings, int editsMade, Map<String, Integer> editKinds, int checks,
     int windowsChecked, List<Long> heapBytes, List<Integer> threads, List<Long> deckLines, long nvimRssStartKib, long nvimRssEndKib,
-    double seconds, List<String> errorMessages, List<String> mismatches, String failure) {
+    double seconds, List<String> errorMessages, List<String> mismatches, int lagging, String failure) {
 
   /**
    * Growth of the heap's floor after GC over the run, e.g. 0.02 for 2 %: the smallest sample of the
@@ -68,6 +70,8 @@ public record SoakReport(SoakSettings settings, int editsMade, Map<String, Integ
     for (String m : mismatches.subList(0, Math.min(5, mismatches.size()))) {
       out.add("    " + m);
     }
+    out.add(String.format(Locale.ROOT, "  buffers not marked refolded at their last text change at a check: %,d of %,d",
+        lagging, checks * settings.buffers()));
     if (!heapBytes.isEmpty()) {
       long min = heapBytes.stream().mapToLong(Long::longValue).min().orElse(0);
       long max = heapBytes.stream().mapToLong(Long::longValue).max().orElse(0);

@@ -84,7 +84,12 @@ final class CardWalker {
   /** Walks the known card whose header (keyword {@code id}) is line {@code h}; returns its end. */
   int walkCard(int id, int h) {
     CardItem[] items = ITEMS[id];
-    if (items.length == 0) return h; // most cards (NODE, SHELL) are their header line alone
+    // Most cards (NODE, SHELL) are their header line alone; this stays small enough to inline.
+    return items.length == 0 ? h : walkItems(items, h);
+  }
+
+  /** Applies a card's items from the line after its header {@code h} (§5.1); returns the card's end. */
+  private int walkItems(CardItem[] items, int h) {
     end = h;
     cur = nextNonComment(h + 1);
     c = false;

@@ -94,6 +94,8 @@ final class CardWalker {
     cur = nextNonComment(h + 1);
     c = false;
     count = 0;
+    // The stop check also runs before the items that read the header (PART, MTOCO): harmless, as a
+    // card whose next line stops it ends at its header whatever they find.
     for (CardItem item : items) {
       if (stopsCard(cur) || !apply(item, h)) break;
     }
@@ -165,8 +167,8 @@ final class CardWalker {
       consume();
       return;
     }
-    if (!gesSelection(cur)) return;
-    while (cur < n && gesSelection(cur)) consume();
+    if (!gesSelection(cur)) return; // an empty GES
+    do consume(); while (cur < n && gesSelection(cur));
     if (cur < n && gesEnd(cur)) consume();
   }
 

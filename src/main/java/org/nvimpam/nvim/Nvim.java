@@ -120,6 +120,10 @@ public final class Nvim implements AutoCloseable {
     Encoders.writeHandle(out, ext.buffer(), b.id());
   }
 
+  public void writeWindow(MessagePacker out, Window w) throws IOException {
+    Encoders.writeHandle(out, ext.window(), w.id());
+  }
+
   public CompletableFuture<Void> command(String cmd) {
     return call("nvim_command", Encoders.args(cmd), Decoders.nil());
   }

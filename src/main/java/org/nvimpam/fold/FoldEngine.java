@@ -132,8 +132,4 @@ public final class FoldEngine {
   public Deck deck() {
     return deck;
   }
-
-  public FoldOptions options() {
-    return options;
-  }
 }

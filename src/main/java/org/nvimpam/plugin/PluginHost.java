@@ -194,7 +194,7 @@ public final class PluginHost {
     }
     settings.getAndUpdate(current -> current.merge(m)); // one atomic update: none is lost
     long pid = ProcessHandle.current().pid();
-    String version = VersionProvider.version();
+    String version = Version.current();
     return out -> {
       out.packMapHeader(2);
       out.packString("pid").packLong(pid);

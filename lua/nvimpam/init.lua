@@ -162,7 +162,9 @@ end
 local function define_autocmds()
   group = api.nvim_create_augroup('nvimpam', { clear = true })
   api.nvim_create_autocmd('FileType', { group = group, pattern = 'pamcrash', callback = on_filetype })
-  -- Live refreshes wait while the user types; this brings the waiting one.
+  -- Live refreshes wait while the user types (the JVM tracks the mode from these two); InsertLeave
+  -- brings the waiting one.
+  forward('InsertEnter', 'nvimpam_insert_enter')
   forward('InsertLeave', 'nvimpam_insert_leave')
   -- :edit! detaches Neovim's buffer updates; FileType attaches again with auto_attach, this
   -- covers buffers attached by hand.

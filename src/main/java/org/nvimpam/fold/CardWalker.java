@@ -26,12 +26,10 @@ final class CardWalker {
   private static final int MTOCO = Keywords.byName("Mtoco");
 
   private final Deck deck;
-  private final byte[] a;
   private final int n;
 
   CardWalker(Deck deck) {
     this.deck = deck;
-    this.a = deck.arena();
     this.n = deck.lineCount();
   }
 
@@ -43,26 +41,31 @@ final class CardWalker {
     return deck.start(i);
   }
 
+  /** The array holding line {@code i} (the deck's arena is segmented). */
+  byte[] a(int i) {
+    return deck.bytes(i);
+  }
+
   int len(int i) {
-    return LineBytes.contentLength(a, deck.start(i), deck.length(i));
+    return LineBytes.contentLength(deck.bytes(i), deck.start(i), deck.length(i));
   }
 
   boolean isComment(int i) {
-    return LineBytes.isComment(a, off(i), len(i));
+    return LineBytes.isComment(a(i), off(i), len(i));
   }
 
   /** Keyword id of line {@code i}, or -1. */
   int keyword(int i) {
-    return Keywords.of(a, off(i), len(i));
+    return Keywords.of(a(i), off(i), len(i));
   }
 
   /** Packed header word of line {@code i}, or 0 when it is not a card header line. */
   long headerWord(int i) {
-    return LineBytes.headerWord(a, off(i), len(i));
+    return LineBytes.headerWord(a(i), off(i), len(i));
   }
 
   boolean startsWith(int i, byte[] prefix) {
-    return LineBytes.startsWith(a, off(i), len(i), prefix);
+    return LineBytes.startsWith(a(i), off(i), len(i), prefix);
   }
 
   /** The first non-comment line at or after {@code i}, or the line count. */
@@ -98,7 +101,7 @@ final class CardWalker {
           cur = nextNonComment(cur + 1);
         }
         case L_SET_C_AMP81 -> {
-          c = len(cur) > 80 && a[off(cur) + 80] == '&';
+          c = len(cur) > 80 && a(cur)[off(cur) + 80] == '&';
           end = cur;
           cur = nextNonComment(cur + 1);
         }
@@ -161,6 +164,7 @@ final class CardWalker {
   /** The END_PART line that ends a PART card (§5.5), or -1 when a keyword line or EOF comes first. */
   private int findEndPart(int h) {
     for (int i = h + 1; i < n; i++) {
+      byte[] a = a(i);
       int off = off(i);
       int len = len(i);
       if (LineBytes.isComment(a, off, len)) continue;
@@ -183,15 +187,15 @@ final class CardWalker {
   }
 
   private boolean gesEnd(int i) {
-    return LineBytes.isGesEnd(a, off(i), len(i));
+    return LineBytes.isGesEnd(a(i), off(i), len(i));
   }
 
   private boolean gesSelection(int i) {
-    return LineBytes.isGesSelection(a, off(i), len(i));
+    return LineBytes.isGesSelection(a(i), off(i), len(i));
   }
 
   private int number(int i, int from, int to) {
-    return LineBytes.number(a, off(i), len(i), from, to);
+    return LineBytes.number(a(i), off(i), len(i), from, to);
   }
 
   /**
@@ -201,6 +205,7 @@ final class CardWalker {
   int walkGeneric(int h, long word) {
     int end = h;
     for (int i = h + 1; i < n; i++) {
+      byte[] a = a(i);
       int off = off(i);
       int len = len(i);
       if (LineBytes.isComment(a, off, len)) continue;

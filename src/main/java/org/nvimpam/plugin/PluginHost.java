@@ -17,6 +17,7 @@ import org.nvimpam.cli.VersionProvider;
 import org.nvimpam.fold.FoldEngine;
 import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.BufferLoad;
 import org.nvimpam.nvim.Encoders;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.rpc.Encoder;
@@ -30,11 +31,15 @@ public final class PluginHost {
   private static final Logger LOG = Logger.getLogger(PluginHost.class.getName());
   /** How long :NvimpamFoldAttach waits for Neovim's initial dump of the buffer. */
   private static final long ATTACH_TIMEOUT_S = 60;
+  /** How long a request waits for one quick call to Neovim. */
+  private static final long CALL_TIMEOUT_S = 10;
 
   private final Nvim nvim;
   private final AtomicReference<Settings> settings = new AtomicReference<>(Settings.DEFAULTS);
   private final Folder folder;
   private final Map<Long, LiveBuffer> live = new ConcurrentHashMap<>();
+  // Insert mode, as InsertEnter/InsertLeave notifications tell it: a refresh never asks Neovim.
+  private volatile boolean inserting;
   private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "nvimpam-live");
     t.setDaemon(true);
@@ -58,7 +63,11 @@ public final class PluginHost {
     rpc.onRequest("nvimpam_info", params -> host.info());
     rpc.onRequest("nvimpam_bench", params -> host.bench(buffer(args(params, nvim), 0)));
     rpc.onRequest("specs", params -> RemotePluginSpecs.encoder());
-    rpc.onNotification("nvimpam_insert_leave", params -> host.withLive(args(params, nvim), LiveBuffer::insertLeft));
+    rpc.onNotification("nvimpam_insert_enter", params -> host.inserting = true);
+    rpc.onNotification("nvimpam_insert_leave", params -> {
+      host.inserting = false;
+      host.withLive(args(params, nvim), LiveBuffer::insertLeft);
+    });
     rpc.onNotification("nvimpam_refresh", params -> host.withLive(args(params, nvim), LiveBuffer::forceRefresh));
     rpc.onOtherRequest((method, params) -> host.manifestCommand(method, args(params, nvim)));
     rpc.closed().whenComplete((ok, e) -> host.scheduler.shutdownNow());
@@ -96,48 +105,82 @@ public final class PluginHost {
     return out -> out.packString("ok");
   }
 
-  /** Folds now; a live buffer's folds are already known, so only those are pushed. */
-  Encoder fold(Buffer requested) {
+  /** Folds now; a live buffer's folds are already known (or loading), so only those are pushed. */
+  Encoder fold(Buffer requested) throws Exception {
     Buffer b = resolve(requested);
-    nvim.sync().join(); // the live engine has seen every edit made before this request
+    await(nvim.sync(), "waiting for Neovim's queued buffer events"); // the live engine has seen every earlier edit
     LiveBuffer lb = live.get(b.id());
-    FoldSummary summary = lb != null ? lb.pushNow() : folder.fold(b);
+    FoldSummary summary = null;
+    if (lb != null) {
+      LiveBuffer.Refresh r = lb.pushNow();
+      if (r.outcome() == LiveBuffer.Outcome.LOADING) {
+        try {
+          lb.firstPush().get(ATTACH_TIMEOUT_S, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+          throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
+        }
+        r = lb.pushNow();
+      }
+      summary = r.summary();
+    }
+    if (summary == null) summary = folder.fold(b);
     return summary::pack;
   }
 
   Encoder attach(Buffer requested) throws Exception {
     Buffer b = resolve(requested);
-    nvim.sync().join(); // a detach from :edit! still in the queue must land before we look
+    await(nvim.sync(), "waiting for Neovim's queued buffer events"); // a detach from :edit! must land first
     LiveBuffer existing = live.get(b.id());
     if (existing != null) {
       existing.forceRefresh();
       return out -> out.packBoolean(true);
     }
-    Settings s = settings.get();
-    LiveBuffer lb = new LiveBuffer(b, new FoldEngine(s.foldOptions()), scheduler, liveHost(), this::reportLiveError);
-    live.put(b.id(), lb);
+    LiveBuffer lb = startLive(b, true);
     try {
-      if (!nvim.bufAttach(b, true, lb).join()) {
-        throw new IllegalStateException("Neovim refused to attach to buffer " + b.id() + " (is it loaded?)");
-      }
-      lb.loaded().get(ATTACH_TIMEOUT_S, TimeUnit.SECONDS);
+      lb.firstPush().get(ATTACH_TIMEOUT_S, TimeUnit.SECONDS); // when :NvimpamFoldAttach returns, the folds are in place
     } catch (TimeoutException e) {
-      live.remove(b.id());
-      throw new IllegalStateException("buffer " + b.id() + " sent no lines within " + ATTACH_TIMEOUT_S + " s");
-    } catch (RuntimeException e) {
-      live.remove(b.id());
-      throw e;
+      stopLive(lb);
+      throw new IllegalStateException("buffer " + b.id() + " was not loaded and folded within " + ATTACH_TIMEOUT_S + " s");
+    } catch (java.util.concurrent.ExecutionException e) {
+      live.remove(b.id(), lb);
+      throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
     }
-    lb.cancel();
-    lb.refresh(); // synchronous: when :NvimpamFoldAttach returns, the folds are in place
     return out -> out.packBoolean(true);
+  }
+
+  /**
+   * Starts live folding of {@code b} and returns at once: the lines load in the background, in
+   * chunks, and the first push follows ({@link LiveBuffer#firstPush()}). With {@code awaited}
+   * the caller reports a failed load itself; otherwise it reaches the user as a message.
+   */
+  LiveBuffer startLive(Buffer b, boolean awaited) {
+    Settings s = settings.get();
+    LiveBuffer lb = new LiveBuffer(b, new FoldEngine(s.foldOptions()), scheduler, liveHost(awaited), this::reportLiveError);
+    live.put(b.id(), lb);
+    lb.startLoading(nvim, BufferLoad.Options.DEFAULT);
+    return lb;
+  }
+
+  private void stopLive(LiveBuffer lb) {
+    live.remove(lb.buffer().id(), lb);
+    lb.close();
+    nvim.bufDetach(lb.buffer());
+  }
+
+  /** The result of a call this request needs, or a message that says which call did not come back. */
+  private static <T> T await(java.util.concurrent.CompletableFuture<T> f, String what) throws Exception {
+    try {
+      return f.get(CALL_TIMEOUT_S, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      throw new IllegalStateException(what + ": no answer within " + CALL_TIMEOUT_S + " s", e);
+    }
   }
 
   Encoder detach(Buffer requested) {
     Buffer b = resolve(requested);
     LiveBuffer lb = live.remove(b.id());
     if (lb != null) {
-      lb.cancel();
+      lb.close();
       nvim.bufDetach(b);
     }
     return out -> out.packBoolean(lb != null);
@@ -203,7 +246,7 @@ public final class PluginHost {
     settings.set(s);
   }
 
-  private LiveBuffer.Host liveHost() {
+  private LiveBuffer.Host liveHost(boolean awaited) {
     return new LiveBuffer.Host() {
       @Override
       public long debounceMs() {
@@ -217,14 +260,7 @@ public final class PluginHost {
 
       @Override
       public boolean userIsTyping() {
-        // Not nvim_get_mode: Neovim defers that one until it waits for input, so asked while it
-        // waits for one of our replies it would never answer.
-        Object mode = nvim.execLua("return vim.api.nvim_get_mode()", out -> out.packArrayHeader(0)).join();
-        if (mode instanceof Map<?, ?> m) {
-          String name = String.valueOf(m.get("mode"));
-          return Boolean.TRUE.equals(m.get("blocking")) || name.startsWith("i") || name.startsWith("R");
-        }
-        return false;
+        return inserting;
       }
 
       @Override
@@ -238,13 +274,33 @@ public final class PluginHost {
       }
 
       @Override
-      public void lost(LiveBuffer lb, RuntimeException cause) {
+      public Throwable lost(LiveBuffer lb, Throwable cause) {
         live.remove(lb.buffer().id(), lb);
-        nvim.bufDetach(lb.buffer()); // not awaited: we are on the thread that would complete it
-        reportLiveError(new IllegalStateException("lost track of buffer " + lb.buffer().id() + " ("
-            + cause.getMessage() + "); live folding stopped, :NvimpamFoldAttach starts it again", cause));
+        nvim.bufDetach(lb.buffer()); // not awaited: we may be on the thread that would complete it
+        RuntimeException reported;
+        if (cause instanceof OutOfMemoryError) {
+          reported = new IllegalStateException(HeapAdvice.message(lb.buffer().id(), lb.failedDeckBytes(),
+              heldByOthers(lb), Runtime.getRuntime().maxMemory()), cause);
+        } else if (lb.loadStats() == null) {
+          reported = new IllegalStateException("nvimpam: could not load buffer " + lb.buffer().id() + ": "
+              + cause.getMessage(), cause);
+        } else {
+          reported = new IllegalStateException("lost track of buffer " + lb.buffer().id() + " ("
+              + cause.getMessage() + "); live folding stopped, :NvimpamFoldAttach starts it again", cause);
+        }
+        if (!awaited) reportLiveError(reported);
+        return reported;
       }
     };
+  }
+
+  /** Heap the other live buffers' decks hold, for the advice after an OutOfMemoryError. */
+  private long heldByOthers(LiveBuffer except) {
+    long b = 0;
+    for (LiveBuffer o : live.values()) {
+      if (o != except) b += o.heldBytes();
+    }
+    return b;
   }
 
   /** Live folding runs in the background: its failures reach the user as notifications. */

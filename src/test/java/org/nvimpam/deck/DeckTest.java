@@ -14,9 +14,9 @@ class DeckTest {
     assertEquals(model.size(), deck.lineCount());
     for (int i = 0; i < model.size(); i++) {
       assertArrayEquals(model.get(i), deck.line(i), "line " + i);
-      byte[] a = deck.arena();
-      byte[] viaArena = java.util.Arrays.copyOfRange(a, deck.start(i), deck.start(i) + deck.length(i));
-      assertArrayEquals(model.get(i), viaArena, "arena bytes of line " + i);
+      byte[] a = deck.bytes(i);
+      byte[] viaSegment = java.util.Arrays.copyOfRange(a, deck.start(i), deck.start(i) + deck.length(i));
+      assertArrayEquals(model.get(i), viaSegment, "segment bytes of line " + i);
     }
   }
 

@@ -1,0 +1,282 @@
+package org.nvimpam.nvim;
+
+import java.io.IOException;
+import java.util.List;
+import org.nvimpam.deck.Deck;
+import org.nvimpam.deck.DeckChunk;
+import org.nvimpam.deck.Lines;
+import org.nvimpam.deck.SegmentWriter;
+
+/**
+ * Attaches to a buffer without its initial dump ({@code nvim_buf_attach(buf, false, {})}: with
+ * {@code true} Neovim builds the whole buffer as ONE message in its main loop) and fetches its
+ * lines in pipelined {@code nvim_buf_get_lines} chunks of bounded bytes, decoded straight into a
+ * {@link Deck}, while edits made meanwhile keep arriving as {@code nvim_buf_lines_event}s.
+ *
+ * <p>Consistency rests on wire order: chunk replies and events come over one connection, and
+ * {@link org.nvimpam.rpc.RpcConnection#requestInOrder} hands both to the dispatcher thread in that
+ * order, so every reply reflects exactly the events handled before it. The load keeps "lines
+ * [0, fetched) are known": an event inside that prefix is applied to it, an event beyond it is
+ * left for the chunks that will fetch those lines, and an event that shifts lines (or reaches
+ * past the prefix) makes every chunk requested before it stale: its reply is dropped and the range
+ * asked again. So each edit is applied exactly once. Progress: stale chunks are re-asked at half
+ * the size (down to one line), and a load that keeps being overtaken gives up after wasting a
+ * bounded number of bytes, with a message.
+ *
+ * <p>All state below is confined to the dispatcher thread, except what the chunk decoder (on the
+ * reader thread) reads: {@link #epoch} and {@link #closed}, to skip replies already known stale.
+ */
+public final class BufferLoad implements BufferListener {
+  /** Sizes of the pipeline; see bench/README.md for how the defaults were measured. */
+  public record Options(int chunkBytes, int inFlight) {
+    /** 1 MiB chunks, 3 in flight: Neovim spends 3-6 ms per chunk in its main loop. */
+    public static final Options DEFAULT = new Options(1 << 20, 3);
+
+    public Options {
+      if (chunkBytes < 1 || inFlight < 1) throw new IllegalArgumentException("chunkBytes and inFlight must be >= 1");
+    }
+  }
+
+  /** Where a finished load goes. Every method runs on the dispatcher thread. */
+  public interface Target extends BufferListener {
+    /**
+     * The deck equals the buffer as of now; every later event goes to {@link #onLines} from here
+     * on, in order.
+     */
+    void onLoaded(Buffer buf, Deck deck, Stats stats);
+
+    /**
+     * The load failed (cause is an {@link OutOfMemoryError} when the heap ran out); no events
+     * follow. {@code deckBytes} is the buffer's size as Neovim reported it, 0 if unknown.
+     */
+    void onLoadFailed(Buffer buf, Throwable cause, long deckBytes);
+  }
+
+  /** What a load cost, for summaries and the benchmark. */
+  public record Stats(int lines, long bytes, int chunks, int staleChunks, int editsDuringLoad, double ms) {}
+
+  private static final String STATE = "local b = ... local n = vim.api.nvim_buf_line_count(b) "
+      + "return {n, vim.api.nvim_buf_get_offset(b, n)}";
+  /** Reaching 1/4 of the deck's bytes (or 64 MiB) in discarded chunks ends the load. */
+  private static final long MIN_WASTE_LIMIT = 64L << 20;
+
+  private final Nvim nvim;
+  private final Buffer buf;
+  private final Target target;
+  private final Options options;
+  private final long t0 = System.nanoTime();
+
+  private volatile long epoch; // bumped by every event that makes requested chunks stale
+  private volatile boolean closed;
+
+  private SegmentWriter writer; // used by the reader thread only, once created
+  private Deck deck;
+  private boolean counted; // the line count is known; events after it must be tracked
+  private int count; // lines of the buffer now
+  private int fetched; // lines [0, fetched) are in the deck
+  private int requestedTo; // lines [fetched, requestedTo) are asked by valid chunks in flight
+  private int inFlight; // chunk requests without a handled reply, stale ones included
+  private int linesPerChunk;
+  private int fullChunkLines;
+  private boolean failed;
+  private long expectedBytes; // the buffer's bytes with newlines, as Neovim counted them
+  private long waste;
+  private long wasteLimit;
+  private int chunks;
+  private int staleChunks;
+  private int edits;
+
+  private BufferLoad(Nvim nvim, Buffer buf, Target target, Options options) {
+    this.nvim = nvim;
+    this.buf = buf;
+    this.target = target;
+    this.options = options;
+  }
+
+  /**
+   * Starts loading {@code buf} for {@code target}; returns at once. The target hears of the
+   * result on the dispatcher thread. The returned load can be {@linkplain #cancel cancelled}.
+   */
+  public static BufferLoad start(Nvim nvim, Buffer buf, Target target, Options options) {
+    BufferLoad load = new BufferLoad(nvim, buf, target, options);
+    nvim.bufferEvents().put(buf, load); // before the attach: events may follow its reply at once
+    nvim.rpc().requestInOrder("nvim_buf_attach", nvim.args(buf, false, java.util.Map.of()),
+        Decoders.booleanValue(), load::attached);
+    // Asked right behind the attach; events between the two replies are already counted in it.
+    nvim.rpc().requestInOrder("nvim_exec_lua", out -> {
+      out.packArrayHeader(2).packString(STATE).packArrayHeader(1);
+      nvim.writeBuffer(out, buf);
+    }, Decoders.list(Decoders.longValue()), load::state);
+    return load;
+  }
+
+  /** Stops the load; nothing more reaches the target. Call on any thread. */
+  public void cancel() {
+    closed = true;
+  }
+
+  private void attached(Boolean ok, Throwable e) {
+    if (closed) return;
+    if (e != null) {
+      fail(e);
+    } else if (!ok) {
+      fail(new IllegalStateException("Neovim refused to attach to buffer " + buf.id() + " (is it loaded?)"));
+    }
+  }
+
+  private void state(List<Long> s, Throwable e) {
+    if (closed) return;
+    if (e != null) {
+      fail(e);
+      return;
+    }
+    try {
+      count = Math.toIntExact(s.get(0));
+      long bytes = Math.max(0, s.get(1) - count); // without the newlines
+      expectedBytes = s.get(1);
+      wasteLimit = Math.max(MIN_WASTE_LIMIT, bytes / 4);
+      double perLine = count == 0 ? 64 : Math.max(1.0, (double) bytes / count);
+      fullChunkLines = (int) Math.max(1, Math.min(Integer.MAX_VALUE, options.chunkBytes() / perLine));
+      linesPerChunk = fullChunkLines;
+      deck = Deck.withCapacity(count);
+      writer = new SegmentWriter(bytes);
+      counted = true;
+      progress();
+    } catch (OutOfMemoryError oom) {
+      fail(oom);
+    }
+  }
+
+  @Override
+  public void onLines(Buffer b, long changedtick, int first, int last, Lines data, boolean more) {
+    if (closed) return;
+    edits++;
+    if (!counted) return; // the line count, asked after this event was sent, includes it
+    try {
+      int delta = data.count() - (last - first);
+      boolean stale = delta != 0 || last > fetched;
+      if (last <= fetched) {
+        deck.replace(first, last, data);
+        fetched += delta;
+      } else if (first < fetched) { // reaches past the prefix: the new lines end it
+        deck.replace(first, fetched, data);
+        fetched = first + data.count();
+      }
+      count += delta;
+      if (stale) {
+        epoch++;
+        requestedTo = fetched;
+        linesPerChunk = Math.max(1, linesPerChunk / 2);
+      }
+      progress();
+    } catch (RuntimeException | OutOfMemoryError err) {
+      fail(err);
+    }
+  }
+
+  @Override
+  public void onDetach(Buffer b) {
+    if (closed) return;
+    fail(new IllegalStateException("buffer " + buf.id() + " was detached (reloaded?) while its lines were read"));
+  }
+
+  /** Sends chunks up to the window, or hands the deck over when every line is known. */
+  private void progress() {
+    if (fetched == count) {
+      complete();
+      return;
+    }
+    while (inFlight < options.inFlight() && requestedTo < count) {
+      int s = requestedTo;
+      int e = (int) Math.min(count, (long) s + linesPerChunk);
+      request(s, e, epoch);
+      requestedTo = e;
+    }
+  }
+
+  private void request(int start, int end, long sentAt) {
+    inFlight++;
+    SegmentWriter w = writer;
+    nvim.rpc().requestInOrder("nvim_buf_get_lines", out -> {
+      out.packArrayHeader(4);
+      nvim.writeBuffer(out, buf);
+      out.packInt(start).packInt(end).packBoolean(false);
+    }, in -> decode(in, w, sentAt), (c, e) -> chunk(start, end, sentAt, c, e));
+  }
+
+  /** On the reader thread: the lines into the deck's segments, or skipped when already stale. */
+  private DeckChunk decode(org.msgpack.core.MessageUnpacker in, SegmentWriter w, long sentAt) throws IOException {
+    if (closed || sentAt != epoch) {
+      in.skipValue();
+      return null;
+    }
+    try {
+      return Decoders.readLinesInto(in, w);
+    } catch (OutOfMemoryError oom) {
+      closed = true; // drop the rest as it comes; the dispatcher reports this one
+      throw new IOException("out of memory decoding lines", oom);
+    }
+  }
+
+  private void chunk(int start, int end, long sentAt, DeckChunk c, Throwable e) {
+    inFlight--;
+    if (e != null) {
+      Throwable oom = outOfMemory(e);
+      fail(oom != null ? oom : e);
+      return;
+    }
+    if (closed) return;
+    try {
+      chunks++;
+      if (c == null || sentAt != epoch) {
+        staleChunks++;
+        if (c != null) waste += c.byteSize();
+        if (waste > wasteLimit) {
+          fail(new IllegalStateException("buffer " + buf.id() + " changed faster than its lines could be read ("
+              + staleChunks + " chunks overtaken by edits); try again"));
+          return;
+        }
+      } else {
+        if (start != fetched || c.count() != end - start) {
+          fail(new IllegalStateException("lines of buffer " + buf.id() + " out of step: asked [" + start + ", "
+              + end + "), got " + c.count() + " lines with " + fetched + " known"));
+          return;
+        }
+        deck.append(c);
+        fetched = end;
+        linesPerChunk = Math.min(fullChunkLines, linesPerChunk * 2);
+      }
+      progress();
+    } catch (RuntimeException | OutOfMemoryError err) {
+      fail(err);
+    }
+  }
+
+  private static Throwable outOfMemory(Throwable e) {
+    int depth = 0;
+    for (Throwable t = e; t != null && depth < 16; t = t.getCause(), depth++) {
+      if (t instanceof OutOfMemoryError) return t;
+    }
+    return null;
+  }
+
+  private void complete() {
+    closed = true; // later (stale) replies are skipped unread
+    Deck d = deck;
+    deck = null;
+    writer = null;
+    nvim.bufferEvents().put(buf, target); // we are on the dispatcher: no event slips in between
+    target.onLoaded(buf, d, new Stats(count, d.byteSize(), chunks, staleChunks, edits, (System.nanoTime() - t0) / 1e6));
+  }
+
+  private void fail(Throwable cause) {
+    if (failed) return;
+    failed = true;
+    closed = true;
+    deck = null; // drop the partial deck at once: after an OutOfMemoryError the heap is needed
+    writer = null;
+    nvim.bufferEvents().remove(buf, this);
+    nvim.bufDetach(buf); // not awaited: we are on the thread that would complete it
+    target.onLoadFailed(buf, cause, expectedBytes);
+  }
+}

@@ -1,0 +1,40 @@
+package org.nvimpam.plugin;
+
+import java.util.Locale;
+
+/**
+ * What to tell a user whose deck did not fit the JVM's heap: the deck's size, the option, and
+ * the value to set it to.
+ *
+ * <p>The figure is measured (bench/README.md, "Memory"): loading, folding and editing a deck
+ * peaks at about 1.3× its bytes of heap, and the JVM itself needs some room; the advice asks for
+ * 1.5× plus 100 MB, rounded up to 100 MB, plus what the other live buffers already hold.
+ */
+final class HeapAdvice {
+  private HeapAdvice() {}
+
+  static final double HEAP_PER_DECK_BYTE = 1.5;
+  static final long BASE_BYTES = 100L << 20;
+
+  /** The -Xmx, in MB, a deck of {@code deckBytes} needs besides {@code otherBytes} held already. */
+  static long suggestedMb(long deckBytes, long otherBytes) {
+    double need = deckBytes * HEAP_PER_DECK_BYTE + otherBytes + BASE_BYTES;
+    long mb = (long) Math.ceil(need / (1 << 20));
+    return (mb + 99) / 100 * 100;
+  }
+
+  static String message(long buf, long deckBytes, long otherBytes, long maxHeapBytes) {
+    long mb = suggestedMb(deckBytes, otherBytes);
+    return String.format(Locale.ROOT,
+        "nvimpam: buffer %d is a %s deck, more than the JVM's heap of %s holds; its folds are dropped, other"
+            + " buffers keep theirs. Set jvm_args = {'-Xmx%dm'} in require('nvimpam').setup{} for this"
+            + " %s deck, then :NvimpamFoldAttach",
+        buf, size(deckBytes), size(maxHeapBytes), mb, size(deckBytes));
+  }
+
+  /** 616562688 → "588 MB". */
+  static String size(long bytes) {
+    long mb = Math.round(bytes / (double) (1 << 20));
+    return mb >= 1 ? mb + " MB" : Math.max(1, Math.round(bytes / 1024.0)) + " kB";
+  }
+}

@@ -50,6 +50,9 @@ public final class BufferLoad implements BufferListener {
      * follow. {@code deckBytes} is the buffer's size as Neovim reported it, 0 if unknown.
      */
     void onLoadFailed(Buffer buf, Throwable cause, long deckBytes);
+
+    /** {@code fetched} of the buffer's {@code count} lines are known; after every chunk. */
+    default void onProgress(Buffer buf, int fetched, int count) {}
   }
 
   /** What a load cost, for summaries and the benchmark. */
@@ -154,7 +157,9 @@ public final class BufferLoad implements BufferListener {
     if (!counted) return; // the line count, asked after this event was sent, includes it
     try {
       int delta = data.count() - (last - first);
-      boolean stale = delta != 0 || last > fetched;
+      // Chunks asked before this event are stale if it shifts lines or moves the prefix's end;
+      // a change in place beyond the prefix is in their replies already (they ran after it).
+      boolean stale = delta != 0 || (first < fetched && last > fetched);
       if (last <= fetched) {
         deck.replace(first, last, data);
         fetched += delta;
@@ -245,6 +250,7 @@ public final class BufferLoad implements BufferListener {
         deck.append(c);
         fetched = end;
         linesPerChunk = Math.min(fullChunkLines, linesPerChunk * 2);
+        target.onProgress(buf, fetched, count);
       }
       progress();
     } catch (RuntimeException | OutOfMemoryError err) {

@@ -37,4 +37,20 @@ final class HeapAdvice {
     long mb = Math.round(bytes / (double) (1 << 20));
     return mb >= 1 ? mb + " MB" : Math.max(1, Math.round(bytes / 1024.0)) + " kB";
   }
+
+  /**
+   * The heap now, for :NvimpamFoldInfo and the open benchmark. The peak is the sum of each heap
+   * pool's own peak: an upper bound of the real peak (the pools peak at different times).
+   */
+  static String heapLine() {
+    var heap = java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+    long peak = 0;
+    for (var pool : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
+      if (pool.getType() == java.lang.management.MemoryType.HEAP && pool.getPeakUsage() != null) {
+        peak += pool.getPeakUsage().getUsed();
+      }
+    }
+    return String.format(Locale.ROOT, "  heap: %d MB used, %d MB committed, peak at most %d MB, max %d MB",
+        heap.getUsed() >> 20, heap.getCommitted() >> 20, peak >> 20, Runtime.getRuntime().maxMemory() >> 20);
+  }
 }

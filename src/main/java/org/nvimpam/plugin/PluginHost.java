@@ -205,6 +205,7 @@ public final class PluginHost {
     lines.add("  JVM pid: " + ProcessHandle.current().pid());
     lines.add("  strategy: " + settings.get().strategy());
     lines.add("  attached buffers: " + (live.isEmpty() ? "none" : live.keySet().toString()));
+    lines.add(HeapAdvice.heapLine());
     FoldSummary last = folder.last();
     if (last != null) {
       lines.add(String.format(java.util.Locale.ROOT,

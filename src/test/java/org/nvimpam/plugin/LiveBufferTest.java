@@ -87,7 +87,7 @@ class LiveBufferTest {
   }
 
   @Test
-  void unchangedFoldsAreNotPushedAgain() {
+  void unchangedFoldsAreNotPushedAgain() throws Exception {
     load(NODES);
     live.firstPush().get(5, java.util.concurrent.TimeUnit.SECONDS); // the load's own push
     live.onLines(new Buffer(1), 2, 1, 2, Lines.ofLatin1("NODE  /        9"), false); // same folds

@@ -37,8 +37,27 @@ public final class BenchOpenCommand implements Callable<Integer> {
   @Option(names = "--jvm-arg", paramLabel = "ARG", description = "A jvm_args entry for setup{}; repeatable.")
   private List<String> jvmArgs = new ArrayList<>();
 
+  @Option(names = "--load-chunks-kb", split = ",", paramLabel = "KB",
+      description = "Instead: time the chunked load alone on the first deck, for these chunk sizes.")
+  private List<Integer> chunksKb = new ArrayList<>();
+
+  @Option(names = "--load-in-flight", split = ",", paramLabel = "N", defaultValue = "1,2,3",
+      description = "With --load-chunks-kb: chunks in flight (default: ${DEFAULT-VALUE}).")
+  private List<Integer> inFlight;
+
   @Override
   public Integer call() throws Exception {
+    if (!chunksKb.isEmpty()) {
+      Path file = dir.resolve("nvimpam-open-" + lines.get(0) + ".pc");
+      if (!java.nio.file.Files.exists(file)) {
+        try (var out = new java.io.BufferedOutputStream(java.nio.file.Files.newOutputStream(file), 1 << 16)) {
+          new org.nvimpam.bench.DeckGenerator(1).write(out, lines.get(0));
+        }
+      }
+      org.nvimpam.bench.LoadBench.print(
+          org.nvimpam.bench.LoadBench.run(nvim, file, chunksKb, inFlight, 5, System.err), System.out);
+      return 0;
+    }
     OpenBench bench = new OpenBench(nvim, root.toAbsolutePath(), dir, jvmArgs, System.err);
     List<OpenBench.Row> rows = new ArrayList<>();
     for (long n : lines) rows.add(bench.run(n));

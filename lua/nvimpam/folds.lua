@@ -297,9 +297,9 @@ end
 --- request of its own, as the strategies get reset() (Neovim finishes a zE lazily).
 function M.floor(buf)
   local st = buffer_state(bufnr(buf))
-  local t0 = vim.loop.hrtime()
+  local t0 = require('nvimpam.compat').uv.hrtime()
   create_folds(st.get, st.n)
-  return (vim.loop.hrtime() - t0) / 1e6
+  return (require('nvimpam.compat').uv.hrtime() - t0) / 1e6
 end
 
 --- Checks that the first window showing `buf` has exactly the folds of the last plan, with their

@@ -53,7 +53,7 @@ public final class OpenBench {
     if (!Files.exists(file)) {
       log.println("writing " + file);
       try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
-        new DeckGenerator(1).write(out, lines);
+        new org.nvimpam.gen.DeckGenerator(1).write(out, lines);
       }
     }
     long bytes = Files.size(file);

@@ -51,7 +51,7 @@ public final class BenchOpenCommand implements Callable<Integer> {
       Path file = dir.resolve("nvimpam-open-" + lines.get(0) + ".pc");
       if (!java.nio.file.Files.exists(file)) {
         try (var out = new java.io.BufferedOutputStream(java.nio.file.Files.newOutputStream(file), 1 << 16)) {
-          new org.nvimpam.bench.DeckGenerator(1).write(out, lines.get(0));
+          new org.nvimpam.gen.DeckGenerator(1).write(out, lines.get(0));
         }
       }
       org.nvimpam.bench.LoadBench.print(

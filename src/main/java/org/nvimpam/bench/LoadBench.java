@@ -74,7 +74,7 @@ public final class LoadBench {
       }
 
       @Override
-      public void onLoadFailed(Buffer b, Throwable cause, long deckBytes) {
+      public void onLoadFailed(Buffer b, Throwable cause, int lines, long deckBytes) {
         done.completeExceptionally(cause);
       }
 

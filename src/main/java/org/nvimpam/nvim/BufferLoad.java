@@ -47,9 +47,10 @@ public final class BufferLoad implements BufferListener {
 
     /**
      * The load failed (cause is an {@link OutOfMemoryError} when the heap ran out); no events
-     * follow. {@code deckBytes} is the buffer's size as Neovim reported it, 0 if unknown.
+     * follow. {@code lines} and {@code deckBytes} (newlines included) are the buffer's size as
+     * Neovim reported it, 0 if unknown.
      */
-    void onLoadFailed(Buffer buf, Throwable cause, long deckBytes);
+    void onLoadFailed(Buffer buf, Throwable cause, int lines, long deckBytes);
 
     /** {@code fetched} of the buffer's {@code count} lines are known; after every chunk. */
     default void onProgress(Buffer buf, int fetched, int count) {}
@@ -283,6 +284,6 @@ public final class BufferLoad implements BufferListener {
     writer = null;
     nvim.bufferEvents().remove(buf, this);
     nvim.bufDetach(buf); // not awaited: we are on the thread that would complete it
-    target.onLoadFailed(buf, cause, expectedBytes);
+    target.onLoadFailed(buf, cause, counted ? count : 0, expectedBytes);
   }
 }

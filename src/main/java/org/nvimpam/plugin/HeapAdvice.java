@@ -23,19 +23,19 @@ final class HeapAdvice {
     return (mb + 99) / 100 * 100;
   }
 
-  static String message(long buf, long deckBytes, long otherBytes, long maxHeapBytes) {
+  static String message(long buf, int lines, long deckBytes, long otherBytes, long maxHeapBytes) {
     long mb = suggestedMb(deckBytes, otherBytes);
     return String.format(Locale.ROOT,
-        "nvimpam: buffer %d is a %s deck, more than the JVM's heap of %s holds; its folds are dropped, other"
-            + " buffers keep theirs. Set jvm_args = {'-Xmx%dm'} in require('nvimpam').setup{} for this"
-            + " %s deck, then :NvimpamFoldAttach",
-        buf, size(deckBytes), size(maxHeapBytes), mb, size(deckBytes));
+        "nvimpam: the JVM ran out of memory loading buffer %d (%,d lines, a %s deck) into a heap of %s; its"
+            + " folds are dropped, other buffers keep theirs. Set jvm_args = { '-Xmx%dm' } in"
+            + " require('nvimpam').setup{} for this %s deck, then :NvimpamFoldAttach",
+        buf, lines, size(deckBytes), size(maxHeapBytes), mb, size(deckBytes));
   }
 
-  /** 616562688 → "588 MB". */
+  /** 588000000 → "588 MB" (decimal, as file sizes are told). */
   static String size(long bytes) {
-    long mb = Math.round(bytes / (double) (1 << 20));
-    return mb >= 1 ? mb + " MB" : Math.max(1, Math.round(bytes / 1024.0)) + " kB";
+    long mb = Math.round(bytes / 1e6);
+    return mb >= 1 ? mb + " MB" : Math.max(1, Math.round(bytes / 1e3)) + " kB";
   }
 
   /**

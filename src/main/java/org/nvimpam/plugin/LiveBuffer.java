@@ -94,6 +94,7 @@ final class LiveBuffer implements BufferLoad.Target {
   private long lastEventNanos = Long.MIN_VALUE / 2;
   private boolean waitingForInsertLeave;
   private long failedDeckBytes;
+  private int failedDeckLines;
 
   LiveBuffer(Buffer buffer, FoldEngine engine, ScheduledExecutorService scheduler, Host host,
       Consumer<Throwable> errors) {
@@ -145,6 +146,7 @@ final class LiveBuffer implements BufferLoad.Target {
         phase = Phase.CLOSED;
         load = null;
         failedDeckBytes = deck.byteSize() + deck.lineCount();
+        failedDeckLines = deck.lineCount();
         lostOutsideLock(e);
         return;
       }
@@ -158,12 +160,13 @@ final class LiveBuffer implements BufferLoad.Target {
   }
 
   @Override
-  public void onLoadFailed(Buffer buf, Throwable cause, long deckBytes) {
+  public void onLoadFailed(Buffer buf, Throwable cause, int lines, long deckBytes) {
     synchronized (this) {
       if (phase == Phase.CLOSED) return;
       phase = Phase.CLOSED;
       load = null;
       failedDeckBytes = deckBytes;
+      failedDeckLines = lines;
     }
     Throwable reported = host.lost(this, cause);
     firstPush.completeExceptionally(reported);
@@ -172,6 +175,10 @@ final class LiveBuffer implements BufferLoad.Target {
   /** The size of the deck whose load failed, as Neovim counted it; 0 when unknown. */
   synchronized long failedDeckBytes() {
     return failedDeckBytes;
+  }
+
+  synchronized int failedDeckLines() {
+    return failedDeckLines;
   }
 
   @Override

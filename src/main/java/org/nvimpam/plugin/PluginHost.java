@@ -280,7 +280,7 @@ public final class PluginHost {
         nvim.bufDetach(lb.buffer()); // not awaited: we may be on the thread that would complete it
         RuntimeException reported;
         if (cause instanceof OutOfMemoryError) {
-          reported = new IllegalStateException(HeapAdvice.message(lb.buffer().id(), lb.failedDeckBytes(),
+          reported = new IllegalStateException(HeapAdvice.message(lb.buffer().id(), lb.failedDeckLines(), lb.failedDeckBytes(),
               heldByOthers(lb), Runtime.getRuntime().maxMemory()), cause);
         } else if (lb.loadStats() == null) {
           reported = new IllegalStateException("nvimpam: could not load buffer " + lb.buffer().id() + ": "

@@ -79,7 +79,7 @@ class BufferLoadTest {
     }
 
     @Override
-    public void onLoadFailed(Buffer b, Throwable cause, long deckBytes) {
+    public void onLoadFailed(Buffer b, Throwable cause, int lines, long deckBytes) {
       loaded.completeExceptionally(cause);
     }
 

@@ -27,7 +27,7 @@ import org.nvimpam.rpc.ChildProcessTransport;
  */
 public final class OpenBench {
   /** One deck's figures. */
-  public record Row(long lines, long bytes, double nvimEditMs, double openMs, double openStallMs,
+  public record Row(long lines, long bytes, double nvimEditMs, double openMs, double openStallMs, double pluginStallMs,
       long jvmPeakRssKb, long jvmRssKb, String heap, double firstEditMs, double laterEditMs, double editStallMs) {}
 
   private static final long WAIT_S = 600;
@@ -81,9 +81,11 @@ public final class OpenBench {
       log.println("opening " + lines + " lines through the plugin");
       long open0 = System.nanoTime();
       get(nvim.command("edit " + file));
+      long read = System.nanoTime(); // Neovim's own read is over: what follows is the plugin's
       awaitFolded(nvim);
       long open1 = System.nanoTime();
       double openMs = (open1 - open0) / 1e6;
+      log.println("open: " + infoLine(nvim, "last fold:"));
       Thread.sleep(3000); // "a few seconds after the load": the JVM may give heap back
       long pid = ((Number) lua(nvim, "return require('nvimpam.host').pid()")).longValue();
       long[] rss = rssKb(pid);
@@ -102,12 +104,13 @@ public final class OpenBench {
         }
         awaitFolded(nvim);
         editMsAll[k] = ms(e0);
+        log.println("edit " + k + ": " + String.format(Locale.ROOT, "%.1f ms, ", editMsAll[k]) + infoLine(nvim, "last fold:"));
         Thread.sleep(400); // past the debounce: each edit is an isolated one
       }
       long edits1 = System.nanoTime();
       double[] later = Arrays.copyOfRange(editMsAll, 1, editMsAll.length);
       Arrays.sort(later);
-      return new Row(lines, bytes, editMs, openMs, probe.maxMs(open0, open1), rss[1], rss[0], heap,
+      return new Row(lines, bytes, editMs, openMs, probe.maxMs(open0, open1), probe.maxMs(read, open1), rss[1], rss[0], heap,
           editMsAll[0], later[later.length / 2], probe.maxMs(edits0, edits1));
     } finally {
       Files.deleteIfExists(sock);
@@ -156,10 +159,16 @@ public final class OpenBench {
   }
 
   private static String heapLine(Nvim nvim) throws Exception {
+    String s = infoLine(nvim, "heap:");
+    return s.startsWith("heap:") ? s.substring(5).trim() : s;
+  }
+
+  /** The line of :NvimpamFoldInfo that starts with {@code prefix}, or "?". */
+  private static String infoLine(Nvim nvim, String prefix) throws Exception {
     Object info = lua(nvim, "return require('nvimpam').info_lines()");
     for (Object o : (List<?>) info) {
       String s = String.valueOf(o).trim();
-      if (s.startsWith("heap:")) return s.substring(5).trim();
+      if (s.startsWith(prefix)) return s;
     }
     return "?";
   }
@@ -193,14 +202,14 @@ public final class OpenBench {
 
   /** The figures as a Markdown table. */
   public static void print(List<Row> rows, PrintStream out) {
-    out.println("| lines | deck MB | nvim :edit s | open→folds s | ratio | longest stall s | JVM RSS peak / after MB"
-        + " | first edit ms | later edits ms | stall while editing ms |");
+    out.println("| lines | deck MB | nvim :edit s | open→folds s | ratio | longest stall s (after :edit) "
+        + "| JVM RSS peak / 3 s after MB | first edit ms | later edits ms | stall while editing ms |");
     out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (Row r : rows) {
-      out.println(String.format(Locale.ROOT, "| %,d | %d | %.2f | %.2f | %.1f× | %.2f | %d / %d | %.0f | %.0f | %.0f |",
-          r.lines(), r.bytes() >> 20, r.nvimEditMs() / 1000, r.openMs() / 1000, r.openMs() / r.nvimEditMs(),
-          r.openStallMs() / 1000, r.jvmPeakRssKb() >> 10, r.jvmRssKb() >> 10, r.firstEditMs(), r.laterEditMs(),
-          r.editStallMs()));
+      out.println(String.format(Locale.ROOT, "| %,d | %d | %.2f | %.2f | %.1f× | %.2f (%.2f) | %d / %d | %.0f | %.0f | %.0f |",
+          r.lines(), Math.round(r.bytes() / 1e6), r.nvimEditMs() / 1000, r.openMs() / 1000, r.openMs() / r.nvimEditMs(),
+          r.openStallMs() / 1000, r.pluginStallMs() / 1000, Math.round(r.jvmPeakRssKb() * 1024 / 1e6),
+          Math.round(r.jvmRssKb() * 1024 / 1e6), r.firstEditMs(), r.laterEditMs(), r.editStallMs()));
     }
     for (Row r : rows) out.println(String.format(Locale.ROOT, "heap %,d lines: %s", r.lines(), r.heap()));
   }

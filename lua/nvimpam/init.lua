@@ -201,6 +201,7 @@ end)
 --- Configures nvimpam and defines its commands. Safe to call again with other options.
 function M.setup(opts)
   config.set(opts)
+  require('nvimpam.filestate').track() -- what each deck's file was when read: the JVM's disk fast path
   define_commands()
   define_autocmds()
   if host.running() then

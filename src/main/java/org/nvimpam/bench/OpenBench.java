@@ -85,7 +85,7 @@ public final class OpenBench {
       awaitFolded(nvim);
       long open1 = System.nanoTime();
       double openMs = (open1 - open0) / 1e6;
-      log.println("open: " + infoLine(nvim, "last fold:"));
+      log.println("open: " + infoLine(nvim, "last fold:") + "; " + infoLine(nvim, "buffer "));
       Thread.sleep(3000); // "a few seconds after the load": the JVM may give heap back
       long pid = ((Number) lua(nvim, "return require('nvimpam.host').pid()")).longValue();
       long[] rss = rssKb(pid);

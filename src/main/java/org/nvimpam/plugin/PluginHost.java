@@ -205,6 +205,13 @@ public final class PluginHost {
     lines.add("  JVM pid: " + ProcessHandle.current().pid());
     lines.add("  strategy: " + settings.get().strategy());
     lines.add("  attached buffers: " + (live.isEmpty() ? "none" : live.keySet().toString()));
+    for (LiveBuffer lb : live.values()) {
+      var st = lb.loadStats();
+      if (st != null) {
+        lines.add(String.format(java.util.Locale.ROOT, "  buffer %d: %s lines loaded in %.0f ms from %s", lb.buffer().id(),
+            Messages.grouped(st.lines()), st.ms(), st.source()));
+      }
+    }
     lines.add(HeapAdvice.heapLine());
     FoldSummary last = folder.last();
     if (last != null) {

@@ -327,6 +327,6 @@ public final class BufferLoad implements BufferListener {
     writer = null;
     nvim.bufferEvents().remove(buf, this);
     nvim.bufDetach(buf); // not awaited: we are on the thread that would complete it
-    target.onLoadFailed(buf, cause, counted ? count : 0, expectedBytes);
+    target.onLoadFailed(buf, cause, count, expectedBytes);
   }
 }

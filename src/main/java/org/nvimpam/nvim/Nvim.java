@@ -266,17 +266,16 @@ public final class Nvim implements AutoCloseable {
   }
 
   /**
-   * Attaches {@code l} to {@code b}'s updates. With {@code sendBuffer} the whole buffer arrives
-   * first, as one {@code onLines} with {@code lastline == -1}, handled before this future
-   * completes (on the dispatcher thread: do not wait for it there).
-   * Completes with false (and forgets {@code l}) if Neovim refused.
+   * Attaches {@code l} to {@code b}'s updates, without the initial dump: with {@code
+   * send_buffer} Neovim would build the whole buffer as ONE message in its main loop (590 MB for
+   * 10M lines). {@link BufferLoad} fetches the lines in chunks instead. Completes with false (and
+   * forgets {@code l}) if Neovim refused.
    */
-  public CompletableFuture<Boolean> bufAttach(Buffer b, boolean sendBuffer, BufferListener l) {
-    bufferEvents.put(b, l); // before the call: the initial dump precedes the reply
-    return rpc.requestInOrder("nvim_buf_attach", args(b, sendBuffer, Map.of()),
-            Decoders.booleanValue())
+  public CompletableFuture<Boolean> bufAttach(Buffer b, BufferListener l) {
+    bufferEvents.put(b, l);
+    return rpc.requestInOrder("nvim_buf_attach", args(b, false, Map.of()), Decoders.booleanValue())
         .whenComplete((ok, e) -> {
-          if (e != null || !ok) bufferEvents.remove(b);
+          if (e != null || !ok) bufferEvents.remove(b, l);
         });
   }
 

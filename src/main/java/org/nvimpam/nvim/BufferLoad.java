@@ -222,10 +222,15 @@ public final class BufferLoad implements BufferListener {
     }
   }
 
+  /** Detached while loading (e.g. :edit! reloads it): not a failure; the target hears of it. */
   @Override
   public void onDetach(Buffer b) {
     if (closed) return;
-    fail(new IllegalStateException("buffer " + buf.id() + " was detached (reloaded?) while its lines were read"));
+    closed = true;
+    failed = true;
+    deck = null;
+    writer = null;
+    target.onDetach(b);
   }
 
   /** Sends chunks up to the window, or hands the deck over when every line is known. */

@@ -155,4 +155,37 @@ class DiskLoadTest {
         Encoders.none()).get(10, TimeUnit.SECONDS);
     assertEquals("rpc (not read from a file)", load());
   }
+
+  @Test
+  void aReloadDuringALoadEndsItAsADetachNotAFailure() throws Exception {
+    edit(write("a.pc", deck("\n")));
+    Buffer b = nvim.currentBuffer().get(10, TimeUnit.SECONDS);
+    CompletableFuture<String> end = new CompletableFuture<>();
+    BufferLoad.start(nvim, b, new BufferLoad.Target() {
+      @Override
+      public void onLoaded(Buffer buf, Deck deck, BufferLoad.Stats s) {
+        end.complete("loaded");
+      }
+
+      @Override
+      public void onLoadFailed(Buffer buf, Throwable cause, int lines, long deckBytes) {
+        end.complete("failed: " + cause);
+      }
+
+      @Override
+      public void onLines(Buffer buf, long tick, int first, int last, Lines data, boolean more) {}
+
+      @Override
+      public void onDetach(Buffer buf) {
+        end.complete("detached");
+      }
+
+      @Override
+      public void onProgress(Buffer buf, int fetched, int count) {
+        if (fetched < count) nvim.command("edit!"); // not awaited: we are on the dispatcher
+      }
+    }, new BufferLoad.Options(16 << 10, 1)); // over RPC, in several chunks
+
+    assertEquals("detached", end.get(30, TimeUnit.SECONDS));
+  }
 }

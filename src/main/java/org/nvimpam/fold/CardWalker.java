@@ -87,11 +87,18 @@ final class CardWalker {
   /** Walks the known card whose header (keyword {@code id}) is line {@code h}; returns its end. */
   int walkCard(int id, int h) {
     CardItem[] items = ITEMS[id];
-    if (items.length == 0) return h; // most cards (NODE, SHELL) are their header line alone
+    // Most cards (NODE, SHELL) are their header line alone; this stays small enough to inline.
+    return items.length == 0 ? h : walkItems(items, h);
+  }
+
+  /** Applies a card's items from the line after its header {@code h} (§5.1); returns the card's end. */
+  private int walkItems(CardItem[] items, int h) {
     end = h;
     cur = nextNonComment(h + 1);
     c = false;
     count = 0;
+    // The stop check also runs before the items that read the header (PART, MTOCO): harmless, as a
+    // card whose next line stops it ends at its header whatever they find.
     for (CardItem item : items) {
       if (stopsCard(cur) || !apply(item, h)) break;
     }
@@ -163,8 +170,8 @@ final class CardWalker {
       consume();
       return;
     }
-    if (!gesSelection(cur)) return;
-    while (cur < n && gesSelection(cur)) consume();
+    if (!gesSelection(cur)) return; // an empty GES
+    do consume(); while (cur < n && gesSelection(cur));
     if (cur < n && gesEnd(cur)) consume();
   }
 

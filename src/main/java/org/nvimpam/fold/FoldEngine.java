@@ -139,8 +139,4 @@ public final class FoldEngine {
   public Deck deck() {
     return deck;
   }
-
-  public FoldOptions options() {
-    return options;
-  }
 }

@@ -44,16 +44,6 @@ public final class Decoders {
     return MessageUnpacker::unpackBoolean;
   }
 
-  /** A str as UTF-8 (invalid bytes become U+FFFD); use {@link #bytes()} for buffer text. */
-  public static Decoder<String> string() {
-    return MessageUnpacker::unpackString;
-  }
-
-  /** A str or bin as its raw bytes. */
-  public static Decoder<byte[]> bytes() {
-    return in -> in.readPayload(in.unpackRawStringHeader());
-  }
-
   /** An array of str (or bin), e.g. buffer lines, as raw bytes: no String per line. */
   public static Decoder<Lines> lines() {
     return Decoders::readLines;

@@ -128,10 +128,6 @@ public final class Nvim implements AutoCloseable {
     Encoders.writeHandle(out, ext.window(), w.id());
   }
 
-  public void writeTabpage(MessagePacker out, Tabpage t) throws IOException {
-    Encoders.writeHandle(out, ext.tabpage(), t.id());
-  }
-
   public CompletableFuture<Void> command(String cmd) {
     return call("nvim_command", Encoders.args(cmd), Decoders.nil());
   }

@@ -93,6 +93,7 @@ final class LiveBuffer implements BufferLoad.Target {
   private ScheduledFuture<?> pending;
   private long lastEventNanos = Long.MIN_VALUE / 2;
   private boolean waitingForInsertLeave;
+  private boolean windowsMayDiffer; // lines were deleted since the last push: push even if unchanged
   private long failedDeckBytes;
   private int failedDeckLines;
 
@@ -196,6 +197,11 @@ final class LiveBuffer implements BufferLoad.Target {
       }
       parseMs = (System.nanoTime() - t0) / 1e6;
       changes++;
+      // Neovim deletes the manual folds of deleted lines: after ddP the folds equal those pushed
+      // last, but a window lost one. An event that removes lines (net, or more than one replaced)
+      // makes the next refresh push even an unchanged fold set.
+      int removed = lastline - firstline;
+      if (removed > linedata.count() || removed > 1) windowsMayDiffer = true;
       // 'inccommand' previews carry no changedtick: keep the lines in step, but fold only real edits.
       if (more || changedtick < 0) return;
       long now = System.nanoTime();
@@ -300,10 +306,11 @@ final class LiveBuffer implements BufferLoad.Target {
       version = changes;
       lines = engine.deck().lineCount();
       parse = parseMs;
-      if (!force && folds.equals(pushed)) {
+      if (!force && !windowsMayDiffer && folds.equals(pushed)) {
         pushedChanges = version;
         return Refresh.UNCHANGED;
       }
+      windowsMayDiffer = false;
     }
     FoldSummary summary = host.push(buffer, lines, folds.plan(host.oneLineFolds()), parse);
     synchronized (this) {

@@ -13,7 +13,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.msgpack.core.MessageUnpacker;
-import org.nvimpam.cli.VersionProvider;
 import org.nvimpam.fold.FoldEngine;
 import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.Buffer;
@@ -201,7 +200,7 @@ public final class PluginHost {
   /** What :NvimpamFoldInfo shows. */
   List<String> infoLines() {
     List<String> lines = new ArrayList<>();
-    lines.add("nvimpam " + VersionProvider.version() + " on Java " + Runtime.version());
+    lines.add("nvimpam " + Version.current() + " on Java " + Runtime.version());
     lines.add("  JVM pid: " + ProcessHandle.current().pid());
     lines.add("  strategy: " + settings.get().strategy());
     lines.add("  attached buffers: " + (live.isEmpty() ? "none" : live.keySet().toString()));

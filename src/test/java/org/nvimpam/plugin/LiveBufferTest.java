@@ -151,4 +151,21 @@ class LiveBufferTest {
     FoldSummary first = live.firstPush().get(5, java.util.concurrent.TimeUnit.SECONDS);
     assertEquals(3, first.lines());
   }
+
+  @Test
+  void deletedLinesArePushedAgainEvenWhenTheFoldsEndUpUnchanged() throws Exception {
+    load(NODES);
+    live.firstPush().get(5, java.util.concurrent.TimeUnit.SECONDS);
+    // ddP: the card deleted and put back. Neovim dropped the fold with the deleted lines.
+    typing = true; // holds the scheduled refreshes back, so that only the explicit one below runs
+    live.onLines(new Buffer(1), 2, 0, 3, Lines.empty(), false);
+    live.onLines(new Buffer(1), 3, 0, 0, NODES, false);
+    Thread.sleep(100);
+    typing = false;
+
+    assertEquals(LiveBuffer.Outcome.PUSHED, live.refresh(false).outcome());
+    assertEquals(pushed.get(0).size(), pushed.get(1).size());
+    live.onLines(new Buffer(1), 4, 1, 2, Lines.ofLatin1("NODE  /        9"), false); // a line typed over
+    assertEquals(LiveBuffer.Outcome.UNCHANGED, live.refresh(false).outcome());
+  }
 }

@@ -1,12 +1,17 @@
 package org.nvimpam.plugin;
 
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import org.nvimpam.deck.Deck;
 import org.nvimpam.fold.FoldParser;
 import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.ErrorValue;
 import org.nvimpam.nvim.Nvim;
+import org.nvimpam.strategy.FoldStrategyException;
 
 /** Folds a buffer once: its current lines from Neovim, a full parse, a push with the strategy. */
 final class Folder {
@@ -14,8 +19,9 @@ final class Folder {
   private final AtomicReference<Settings> settings;
   private final AtomicReference<FoldSummary> last = new AtomicReference<>();
   // One push at a time: a live refresh and :NvimpamFold of the same buffer must not interleave
-  // their prepare/finish calls in Neovim. (No deadlock: Neovim answers our calls while it waits.)
-  private final Object pushLock = new Object();
+  // their prepare/finish calls in Neovim. Waiting for it is bounded: a push parked behind a
+  // Neovim that stopped answering (a prompt, SIGSTOP) must not stall every later push forever.
+  private final ReentrantLock pushLock = new ReentrantLock();
 
   Folder(Nvim nvim, AtomicReference<Settings> settings) {
     this.nvim = nvim;
@@ -25,7 +31,7 @@ final class Folder {
   FoldSummary fold(Buffer buffer) {
     Settings s = settings.get();
     long t0 = System.nanoTime();
-    long count = nvim.bufLineCount(buffer).join();
+    long count = Await.call(nvim.bufLineCount(buffer), "nvim_buf_line_count");
     if (count >= s.notifyLines()) {
       Messages.progress(nvim, "nvimpam: folding " + Messages.grouped(count) + " lines…");
     }
@@ -50,15 +56,32 @@ final class Folder {
 
   private void apply(Settings s, Buffer buffer, FoldPlan plan) {
     exclusively(() -> {
-      s.newStrategy().apply(nvim, buffer, plan);
+      try {
+        s.newStrategy().apply(nvim, buffer, plan);
+      } catch (FoldStrategyException e) {
+        throw FoldFailure.of(e, plan);
+      }
       return null;
     });
   }
 
   /** Runs work that pushes folds (e.g. :NvimpamFoldBench) with no other push in between. */
   <T> T exclusively(Supplier<T> work) {
-    synchronized (pushLock) {
+    boolean locked;
+    try {
+      locked = pushLock.tryLock(Await.CALL.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Await.DeadlineException("interrupted while waiting for the fold push before this one", e);
+    }
+    if (!locked) {
+      throw new Await.DeadlineException("the fold push before this one has waited for Neovim for over "
+          + Await.CALL.toSeconds() + " s (is Neovim at a prompt, or stopped?); this push was dropped", null);
+    }
+    try {
       return work.get();
+    } finally {
+      pushLock.unlock();
     }
   }
 
@@ -70,5 +93,27 @@ final class Folder {
   /** The last fold of any buffer, or null. */
   FoldSummary last() {
     return last.get();
+  }
+
+  /** A strategy's failure with the fold it names, as the Lua side receives it. */
+  static final class FoldFailure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final transient ErrorValue value;
+
+    private FoldFailure(ErrorValue value, Throwable cause) {
+      super(value.message(), cause);
+      this.value = value;
+    }
+
+    static FoldFailure of(FoldStrategyException e, FoldPlan plan) {
+      int i = e.foldIndex();
+      boolean known = i >= 0 && i < plan.size();
+      return new FoldFailure(new ErrorValue(ErrorValue.Code.FOLD_FAILED, e.getMessage(), known ? i + 1 : 0,
+          plan.size(), known ? plan.start(i) : 0, known ? plan.end(i) : 0, e.strategy()), e);
+    }
+
+    ErrorValue value() {
+      return value;
+    }
   }
 }

@@ -55,6 +55,7 @@ public final class RpcConnection implements AutoCloseable {
   private final Map<String, NotificationHandler> notificationHandlers = new ConcurrentHashMap<>();
   private final Map<String, RequestHandler> requestHandlers = new ConcurrentHashMap<>();
   private volatile FallbackRequestHandler fallback;
+  private volatile FallbackNotificationHandler otherNotifications;
   private final List<Consumer<NvimErrorEvent>> errorListeners = new CopyOnWriteArrayList<>();
   private final ArrayDeque<NvimErrorEvent> errorEvents = new ArrayDeque<>();
   private final CompletableFuture<Void> closed = new CompletableFuture<>();
@@ -205,6 +206,14 @@ public final class RpcConnection implements AutoCloseable {
    */
   public void onOtherRequest(FallbackRequestHandler h) {
     fallback = h;
+  }
+
+  /**
+   * Handles notifications that no {@link #onNotification} handler names (on the dispatcher
+   * thread, in order), e.g. the rplugin manifest's asynchronous {@code <path>:command:<Name>}.
+   */
+  public void onOtherNotification(FallbackNotificationHandler h) {
+    otherNotifications = h;
   }
 
   /**
@@ -472,7 +481,9 @@ public final class RpcConnection implements AutoCloseable {
 
   private void notification(String method, byte[] params) {
     if (!awaitAccepting()) return;
-    NotificationHandler h = notificationHandlers.get(method);
+    NotificationHandler named = notificationHandlers.get(method);
+    FallbackNotificationHandler other = otherNotifications;
+    NotificationHandler h = named != null || other == null ? named : p -> other.handle(method, p);
     if (h == null) {
       LOG.fine(() -> "no handler for notification " + method);
       return;

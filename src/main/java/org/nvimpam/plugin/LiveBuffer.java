@@ -65,6 +65,8 @@ final class LiveBuffer implements BufferLoad.Target {
     DEFERRED_WHILE_TYPING,
     /** The lines are still loading; the refresh follows the load. */
     LOADING,
+    /** A newer edit arrived while the plan was made; its own refresh follows. */
+    SUPERSEDED,
     /** Live folding stopped (detached, lost or failed). */
     CLOSED,
   }
@@ -73,6 +75,7 @@ final class LiveBuffer implements BufferLoad.Target {
     static final Refresh UNCHANGED = new Refresh(Outcome.UNCHANGED, null);
     static final Refresh DEFERRED = new Refresh(Outcome.DEFERRED_WHILE_TYPING, null);
     static final Refresh LOADING = new Refresh(Outcome.LOADING, null);
+    static final Refresh SUPERSEDED = new Refresh(Outcome.SUPERSEDED, null);
     static final Refresh CLOSED = new Refresh(Outcome.CLOSED, null);
   }
 
@@ -310,9 +313,14 @@ final class LiveBuffer implements BufferLoad.Target {
         pushedChanges = version;
         return Refresh.UNCHANGED;
       }
-      windowsMayDiffer = false;
     }
-    FoldSummary summary = host.push(buffer, lines, folds.plan(host.oneLineFolds()), parse);
+    FoldPlan plan = folds.plan(host.oneLineFolds());
+    synchronized (this) {
+      // A plan for an older text only risks lines that are gone (E16); the newer edit's refresh follows.
+      if (!force && changes != version) return Refresh.SUPERSEDED;
+      windowsMayDiffer = false; // this push brings every window in line
+    }
+    FoldSummary summary = host.push(buffer, lines, plan, parse);
     synchronized (this) {
       if (version > pushedChanges) {
         pushed = folds;

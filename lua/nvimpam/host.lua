@@ -150,10 +150,17 @@ function M.command()
   end
   -- stdout is the RPC channel: the JVM must print nothing else there. C1 only and the serial
   -- collector start faster (opening example.pc to folds: ~360 ms instead of ~420 ms here), and
-  -- big decks are bound by moving their lines over RPC, not by parsing. jvm_args come last, so
-  -- they can undo this (e.g. -XX:TieredStopAtLevel=4).
+  -- big decks are bound by moving their lines, not by parsing (C2 did not parse 10M lines faster
+  -- in the open benchmark). Serial, measured against G1 on a 10M-line open (bench/README.md):
+  -- the same RSS, but G1 held 1.2 GB of heap after the load where Serial held 0.65 GB. Arrays of
+  -- 1 MB and more (the deck's 4 MiB segments, frame buffers) are allocated in the old generation
+  -- at once: young collections then never copy the deck (a 10M-line read from disk: 1.2 s
+  -- instead of 2.1 s, of which 0.6 s were such copies). So the deck lives in the old generation:
+  -- NewRatio=4 gives it 4/5 of the heap instead of 2/3, so that -Xmx900m still holds a 588 MB
+  -- deck (1.15x in heap). jvm_args come last, so they can undo this (e.g.
+  -- -XX:TieredStopAtLevel=4, or -Xmx: a deck needs about 1.3x its size of heap).
   local cmd = { vim.fn.exepath(java), '-Xlog:disable', '-Xlog:all=warning:stderr', '-XX:TieredStopAtLevel=1',
-    '-XX:+UseSerialGC' }
+    '-XX:+UseSerialGC', '-XX:PretenureSizeThreshold=1m', '-XX:NewRatio=4' }
   vim.list_extend(cmd, cds_args(major, jar))
   vim.list_extend(cmd, config.get().jvm_args or {})
   vim.list_extend(cmd, { '-jar', jar, 'serve' })

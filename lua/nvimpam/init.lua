@@ -325,7 +325,9 @@ end
 local function define_autocmds()
   group = api.nvim_create_augroup('nvimpam', { clear = true })
   api.nvim_create_autocmd('FileType', { group = group, pattern = 'pamcrash', callback = on_filetype })
-  -- Live refreshes wait while the user types; this brings the waiting one.
+  -- Live refreshes wait while the user types (the JVM tracks the mode from these two); InsertLeave
+  -- brings the waiting one.
+  forward('InsertEnter', 'nvimpam_insert_enter')
   forward('InsertLeave', 'nvimpam_insert_leave')
   -- :edit! detaches Neovim's buffer updates; FileType attaches again with auto_attach, this
   -- covers buffers attached by hand.
@@ -364,6 +366,7 @@ end)
 --- Configures nvimpam and defines its commands. Safe to call again with other options.
 function M.setup(opts)
   config.set(opts)
+  require('nvimpam.filestate').track() -- what each deck's file was when read: the JVM's disk fast path
   define_commands()
   define_autocmds()
   send_options()

@@ -4,7 +4,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
-import org.nvimpam.deck.Lines;
+import org.nvimpam.deck.Deck;
 import org.nvimpam.fold.FoldParser;
 import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.Await;
@@ -35,13 +35,13 @@ final class Folder {
     if (count >= s.notifyLines()) {
       Messages.progress(nvim, "nvimpam: folding " + Messages.grouped(count) + " lines…");
     }
-    Lines lines = nvim.bufGetAllLines(buffer);
+    Deck lines = nvim.bufGetDeck(buffer);
     long t1 = System.nanoTime();
     FoldPlan plan = FoldParser.parse(lines, s.foldOptions()).plan(s.oneLineFolds());
     long t2 = System.nanoTime();
     apply(s, buffer, plan);
     long t3 = System.nanoTime();
-    return record(new FoldSummary(buffer.id(), lines.count(), plan.size(), (t1 - t0) / 1e6, (t2 - t1) / 1e6,
+    return record(new FoldSummary(buffer.id(), lines.lineCount(), plan.size(), (t1 - t0) / 1e6, (t2 - t1) / 1e6,
         (t3 - t2) / 1e6, s.strategy()));
   }
 

@@ -19,6 +19,7 @@ import org.nvimpam.fold.FoldEngine;
 import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.BufferLoad;
 import org.nvimpam.nvim.Decoders;
 import org.nvimpam.nvim.Encoders;
 import org.nvimpam.nvim.ErrorValue;
@@ -46,6 +47,8 @@ public final class PluginHost {
   private final AtomicReference<Settings> settings = new AtomicReference<>(Settings.DEFAULTS);
   private final Folder folder;
   private final Map<Long, LiveBuffer> live = new ConcurrentHashMap<>();
+  // Insert mode, as InsertEnter/InsertLeave notifications tell it: a refresh never asks Neovim.
+  private volatile boolean inserting;
   private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "nvimpam-live");
     t.setDaemon(true);
@@ -69,7 +72,11 @@ public final class PluginHost {
     var rpc = nvim.rpc();
     rpc.onNotification("nvimpam_call", params -> host.call(args(params, nvim)));
     rpc.onRequest("specs", params -> RemotePluginSpecs.specs(nvim));
-    rpc.onNotification("nvimpam_insert_leave", params -> host.withLive(args(params, nvim), LiveBuffer::insertLeft));
+    rpc.onNotification("nvimpam_insert_enter", params -> host.inserting = true);
+    rpc.onNotification("nvimpam_insert_leave", params -> {
+      host.inserting = false;
+      host.withLive(args(params, nvim), LiveBuffer::insertLeft);
+    });
     rpc.onNotification("nvimpam_refresh", params -> host.withLive(args(params, nvim), LiveBuffer::forceRefresh));
     rpc.onOtherNotification((method, params) -> RemotePluginSpecs.forward(nvim, method, args(params, nvim)));
     // A manifest written before its commands became asynchronous still sends requests: answer at once.
@@ -202,13 +209,26 @@ public final class PluginHost {
     };
   }
 
-  /** Folds now; a live buffer's folds are already known, so only those are pushed. */
-  Encoder fold(Buffer requested) {
+  /** Folds now; a live buffer's folds are already known (or loading), so only those are pushed. */
+  Encoder fold(Buffer requested) throws Exception {
     Buffer b = resolve(requested);
     // the live engine has seen every edit made before this call
     Await.call(nvim.sync(), "waiting for Neovim's earlier buffer events");
     LiveBuffer lb = live.get(b.id());
-    FoldSummary summary = lb != null ? lb.pushNow() : folder.fold(b);
+    FoldSummary summary = null;
+    if (lb != null) {
+      LiveBuffer.Refresh r = lb.pushNow();
+      if (r.outcome() == LiveBuffer.Outcome.LOADING) {
+        try {
+          lb.firstPush().get(ATTACH_TIMEOUT_S, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+          throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
+        }
+        r = lb.pushNow();
+      }
+      summary = r.summary();
+    }
+    if (summary == null) summary = folder.fold(b);
     return summary::pack;
   }
 
@@ -226,35 +246,50 @@ public final class PluginHost {
     if (count >= s.notifyLines()) { // a big deck is no silent pause, attached or folded once
       Messages.progress(nvim, "nvimpam: folding " + Messages.grouped(count) + " lines…");
     }
-    LiveBuffer lb = new LiveBuffer(b, new FoldEngine(s.foldOptions()), scheduler, liveHost(), e -> reportLiveError(b, e));
-    live.put(b.id(), lb);
+    LiveBuffer lb = startLive(b, true);
+    FoldSummary summary;
     try {
-      if (!Await.call(nvim.bufAttach(b, true, lb), "nvim_buf_attach")) {
-        throw new IllegalStateException("Neovim refused to attach to buffer " + b.id() + " (is it loaded?)");
-      }
-      lb.loaded().get(ATTACH_TIMEOUT_S, TimeUnit.SECONDS);
+      // when the call returns, the folds are in place
+      summary = lb.firstPush().get(ATTACH_TIMEOUT_S, TimeUnit.SECONDS);
     } catch (TimeoutException e) {
-      live.remove(b.id());
-      throw new IllegalStateException("buffer " + b.id() + " sent no lines within " + ATTACH_TIMEOUT_S + " s");
-    } catch (RuntimeException e) {
-      live.remove(b.id());
-      throw e;
+      stopLive(lb);
+      throw new IllegalStateException("buffer " + b.id() + " was not loaded and folded within " + ATTACH_TIMEOUT_S + " s");
+    } catch (java.util.concurrent.ExecutionException e) {
+      live.remove(b.id(), lb);
+      throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
     }
-    lb.cancel();
-    lb.refresh(); // synchronous: when :NvimpamFoldAttach returns, the folds are in place
-    // Its summary, for the note on big decks; none when the refresh waits for InsertLeave.
-    FoldSummary summary = folder.last();
+    // Its summary, for the note on big decks.
     if (summary != null && summary.buf() == b.id()) {
       return summary::pack;
     }
     return out -> out.packBoolean(true);
   }
 
+  /**
+   * Starts live folding of {@code b} and returns at once: the lines load in the background, in
+   * chunks, and the first push follows ({@link LiveBuffer#firstPush()}). With {@code awaited}
+   * the caller reports a failed load itself; otherwise it reaches the user as a message.
+   */
+  LiveBuffer startLive(Buffer b, boolean awaited) {
+    Settings s = settings.get();
+    LiveBuffer lb = new LiveBuffer(b, new FoldEngine(s.foldOptions()), scheduler, liveHost(awaited),
+        e -> reportLiveError(b, e));
+    live.put(b.id(), lb);
+    lb.startLoading(nvim, BufferLoad.Options.DEFAULT);
+    return lb;
+  }
+
+  private void stopLive(LiveBuffer lb) {
+    live.remove(lb.buffer().id(), lb);
+    lb.close();
+    nvim.bufDetach(lb.buffer());
+  }
+
   Encoder detach(Buffer requested) {
     Buffer b = resolve(requested);
     LiveBuffer lb = live.remove(b.id());
     if (lb != null) {
-      lb.cancel();
+      lb.close();
       nvim.bufDetach(b);
     }
     return out -> out.packBoolean(lb != null);
@@ -279,6 +314,14 @@ public final class PluginHost {
     lines.add("  JVM pid: " + ProcessHandle.current().pid());
     lines.add("  strategy: " + settings.get().strategy());
     lines.add("  attached buffers: " + (live.isEmpty() ? "none" : live.keySet().toString()));
+    for (LiveBuffer lb : live.values()) {
+      var st = lb.loadStats();
+      if (st != null) {
+        lines.add(String.format(java.util.Locale.ROOT, "  buffer %d: %s lines loaded in %.0f ms from %s", lb.buffer().id(),
+            Messages.grouped(st.lines()), st.ms(), st.source()));
+      }
+    }
+    lines.add(HeapAdvice.heapLine());
     FoldSummary last = folder.last();
     if (last != null) {
       lines.add(String.format(java.util.Locale.ROOT,
@@ -299,7 +342,7 @@ public final class PluginHost {
     return folder.exclusively(() -> new InBufferBench(nvim, settings.get()).run(buffer));
   }
 
-  private LiveBuffer.Host liveHost() {
+  private LiveBuffer.Host liveHost(boolean awaited) {
     return new LiveBuffer.Host() {
       @Override
       public long debounceMs() {
@@ -313,15 +356,7 @@ public final class PluginHost {
 
       @Override
       public boolean userIsTyping() {
-        // Not nvim_get_mode: Neovim defers that one until it waits for input, so asked while it
-        // waits for one of our replies it would never answer.
-        Object mode = Await.call(nvim.execLua("return vim.api.nvim_get_mode()", out -> out.packArrayHeader(0)),
-            "asking Neovim's mode");
-        if (mode instanceof Map<?, ?> m) {
-          String name = String.valueOf(m.get("mode"));
-          return Boolean.TRUE.equals(m.get("blocking")) || name.startsWith("i") || name.startsWith("R");
-        }
-        return false;
+        return inserting;
       }
 
       @Override
@@ -335,13 +370,33 @@ public final class PluginHost {
       }
 
       @Override
-      public void lost(LiveBuffer lb, RuntimeException cause) {
+      public Throwable lost(LiveBuffer lb, Throwable cause) {
         live.remove(lb.buffer().id(), lb);
-        nvim.bufDetach(lb.buffer()); // not awaited: we are on the thread that would complete it
-        reportLiveError(new IllegalStateException("lost track of buffer " + lb.buffer().id() + " ("
-            + cause.getMessage() + "); live folding stopped, :NvimpamFoldAttach starts it again", cause));
+        nvim.bufDetach(lb.buffer()); // not awaited: we may be on the thread that would complete it
+        RuntimeException reported;
+        if (cause instanceof OutOfMemoryError) {
+          reported = new IllegalStateException(HeapAdvice.message(lb.buffer().id(), lb.failedDeckLines(), lb.failedDeckBytes(),
+              heldByOthers(lb), Runtime.getRuntime().maxMemory()), cause);
+        } else if (lb.loadStats() == null) {
+          reported = new IllegalStateException("nvimpam: could not load buffer " + lb.buffer().id() + ": "
+              + cause.getMessage(), cause);
+        } else {
+          reported = new IllegalStateException("lost track of buffer " + lb.buffer().id() + " ("
+              + cause.getMessage() + "); live folding stopped, :NvimpamFoldAttach starts it again", cause);
+        }
+        if (!awaited) reportLiveError(reported);
+        return reported;
       }
     };
+  }
+
+  /** Heap the other live buffers' decks hold, for the advice after an OutOfMemoryError. */
+  private long heldByOthers(LiveBuffer except) {
+    long b = 0;
+    for (LiveBuffer o : live.values()) {
+      if (o != except) b += o.heldBytes();
+    }
+    return b;
   }
 
   /**

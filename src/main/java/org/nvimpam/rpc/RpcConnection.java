@@ -143,7 +143,18 @@ public final class RpcConnection implements AutoCloseable {
    * whose initial buffer dump precedes its reply. Do not wait for it on the dispatcher thread.
    */
   public <T> CompletableFuture<T> requestInOrder(String method, Encoder params, Decoder<T> result) {
+    return requestInOrder(method, params, result, (v, e) -> {});
+  }
+
+  /**
+   * As {@link #requestInOrder(String, Encoder, Decoder)}, with {@code onReply} registered before
+   * the request is sent, so that it always runs on the dispatcher thread, in wire order with the
+   * notifications, whichever thread sends the request.
+   */
+  public <T> CompletableFuture<T> requestInOrder(String method, Encoder params, Decoder<T> result,
+      java.util.function.BiConsumer<? super T, ? super Throwable> onReply) {
     RpcFuture<T> ordered = new RpcFuture<>(reader);
+    ordered.whenComplete(onReply);
     request(method, params, result).whenComplete((v, e) -> {
       Runnable settle = () -> {
         if (e != null) ordered.completeExceptionally(e);

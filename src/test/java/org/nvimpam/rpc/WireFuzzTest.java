@@ -503,7 +503,7 @@ class WireFuzzTest {
         String m = methods.get(id);
         calls.add(nvim.call(m, Encoders.none(), resultDecoder(m)));
       }
-      calls.add(nvim.bufAttach(new Buffer(1), false, new BufferListener() {
+      calls.add(nvim.bufAttach(new Buffer(1), new BufferListener() {
         @Override
         public void onLines(Buffer buf, long tick, int first, int last, Lines data, boolean more) {
           if (data.count() < 0) throw new AssertionError("negative line count");

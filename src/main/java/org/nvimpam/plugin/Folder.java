@@ -7,6 +7,7 @@ import org.nvimpam.fold.FoldParser;
 import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Nvim;
+import org.nvimpam.strategy.LiveRefold;
 
 /** Folds a buffer once: its current lines from Neovim, a full parse, a push with the strategy. */
 final class Folder {
@@ -39,13 +40,26 @@ final class Folder {
         (t3 - t2) / 1e6, s.strategy()));
   }
 
-  /** Pushes a plan computed elsewhere (live folding) and records it like a fold. */
-  FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs) {
+  /**
+   * Pushes a plan computed elsewhere (live folding) and records it like a fold. With {@code
+   * changedtick >= 0} the plan is the buffer's at that changedtick and only the folds that differ
+   * from Neovim's are changed ({@link LiveRefold}); with -1 the configured strategy applies it whole.
+   */
+  FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, long changedtick) {
     Settings s = settings.get();
     long t0 = System.nanoTime();
-    apply(s, buffer, plan);
-    return record(new FoldSummary(buffer.id(), lines, plan.size(), 0, parseMs, (System.nanoTime() - t0) / 1e6,
-        s.strategy()));
+    String how = s.strategy();
+    if (changedtick >= 0) {
+      LiveRefold.Result r = exclusively(() -> LiveRefold.apply(nvim, buffer, plan, changedtick));
+      how = switch (r.outcome()) {
+        case CHANGED -> "refold of " + r.folds() + " folds";
+        case APPLIED_WHOLE -> "whole plan, lua";
+        case STALE -> "stale, skipped";
+      };
+    } else {
+      apply(s, buffer, plan);
+    }
+    return record(new FoldSummary(buffer.id(), lines, plan.size(), 0, parseMs, (System.nanoTime() - t0) / 1e6, how));
   }
 
   private void apply(Settings s, Buffer buffer, FoldPlan plan) {

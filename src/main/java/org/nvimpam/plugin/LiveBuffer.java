@@ -33,7 +33,11 @@ final class LiveBuffer implements BufferListener {
     /** Whether the user is in insert or replace mode, or Neovim is blocked waiting for input. */
     boolean userIsTyping();
 
-    FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs);
+    /**
+     * Pushes {@code plan}, the buffer's folds at {@code changedtick}; -1 when the plan must be applied
+     * whole (:NvimpamFold, a new window), not refolded from what Neovim holds.
+     */
+    FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, long changedtick);
 
     void detached(LiveBuffer buffer);
 
@@ -49,6 +53,7 @@ final class LiveBuffer implements BufferListener {
   private final CompletableFuture<Void> loaded = new CompletableFuture<>();
 
   private long changes; // bumped by every event with lines
+  private long changedtick = -1; // of the last event with one: the tick the engine's folds are of
   private long pushedChanges = -1;
   private FoldSet pushed;
   private double parseMs;
@@ -90,6 +95,9 @@ final class LiveBuffer implements BufferListener {
       }
       parseMs = (System.nanoTime() - t0) / 1e6;
       changes++;
+      if (changedtick >= 0) {
+        this.changedtick = changedtick;
+      }
     }
     loaded.complete(null);
     // 'inccommand' previews carry no changedtick: keep the lines in step, but fold only real edits.
@@ -166,8 +174,10 @@ final class LiveBuffer implements BufferListener {
     long snapshot;
     int lines;
     double parse;
+    long tick;
     synchronized (this) {
       snapshot = changes;
+      tick = pushed == null || now ? -1 : changedtick;
       if (!now && snapshot == pushedChanges) {
         return null;
       }
@@ -181,18 +191,16 @@ final class LiveBuffer implements BufferListener {
       }
       return null;
     }
-    if (!now && folds.equals(pushed)) {
-      synchronized (this) {
-        pushedChanges = snapshot;
-      }
-      return null;
-    }
+    // No shortcut for folds equal to the last pushed ones: a refold is what tells Neovim's side
+    // the changedtick its folds are of (applied_tick), and equal folds are no proof anyway once
+    // lines came or went: Neovim cuts the folds such an edit touches, and an undo does not mend
+    // them (dd then u). A refold that finds nothing to change costs no fold command.
     synchronized (this) {
       if (!now && changes != snapshot) {
         return null; // stale: a newer change is already scheduled
       }
     }
-    FoldSummary summary = host.push(buffer, lines, folds.plan(host.oneLineFolds()), parse);
+    FoldSummary summary = host.push(buffer, lines, folds.plan(host.oneLineFolds()), parse, tick);
     synchronized (this) {
       pushed = folds;
       pushedChanges = snapshot;

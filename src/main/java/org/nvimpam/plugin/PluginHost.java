@@ -228,8 +228,8 @@ public final class PluginHost {
       }
 
       @Override
-      public FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs) {
-        return folder.push(buffer, lines, plan, parseMs);
+      public FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, long changedtick) {
+        return folder.push(buffer, lines, plan, parseMs, changedtick);
       }
 
       @Override

@@ -20,6 +20,7 @@ import org.nvimpam.nvim.Buffer;
 class LiveBufferTest {
   private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
   private final List<FoldPlan> pushed = new ArrayList<>();
+  private final List<Long> ticks = new ArrayList<>();
   private RuntimeException lost;
   private boolean typing;
 
@@ -40,8 +41,9 @@ class LiveBufferTest {
     }
 
     @Override
-    public FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs) {
+    public FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, long changedtick) {
       pushed.add(plan);
+      ticks.add(changedtick);
       return new FoldSummary(buffer.id(), lines, plan.size(), 0, parseMs, 0, "test");
     }
 
@@ -76,14 +78,35 @@ class LiveBufferTest {
   }
 
   @Test
-  void unchangedFoldsAreNotPushedAgain() {
+  void afterTheFirstPushEveryChangeIsARefoldAtItsChangedtick() {
     live.onLines(new Buffer(1), 1, 0, -1, NODES, false);
     live.refresh();
     live.onLines(new Buffer(1), 2, 1, 2, Lines.ofLatin1("NODE  /        9"), false); // same folds
 
     live.refresh();
 
+    assertEquals(List.of(-1L, 2L), ticks, "the first push is whole, the next one a refold of tick 2");
+  }
+
+  @Test
+  void noChangeNoPush() {
+    live.onLines(new Buffer(1), 1, 0, -1, NODES, false);
+    live.refresh();
+
+    live.refresh();
+
     assertEquals(1, pushed.size());
+  }
+
+  @Test
+  void nvimpamFoldPushesTheWholePlan() {
+    live.onLines(new Buffer(1), 1, 0, -1, NODES, false);
+    live.refresh();
+    live.onLines(new Buffer(1), 2, 1, 2, Lines.ofLatin1("NODE  /        9"), false);
+
+    live.pushNow();
+
+    assertEquals(List.of(-1L, -1L), ticks);
   }
 
   @Test

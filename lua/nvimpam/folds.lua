@@ -79,15 +79,15 @@ local function track_edits(buf, st)
     return
   end
   st.attached = api.nvim_buf_attach(buf, false, {
-    on_lines = function(_, _, _, first, last, new_last)
+    on_lines = function(_, _, tick, first, last, new_last)
       if buffers[buf] ~= st then
         return true -- forgotten (reset): detach
       end
       local edits = st.edits
-      edits[#edits + 1] = { first, last, new_last }
+      edits[#edits + 1] = { first, last, new_last, tick or math.huge }
     end,
     on_reload = function()
-      st.edits = { { 0, math.huge, 0 } } -- nothing survives a reload
+      st.edits = { { 0, math.huge, 0, 0 } } -- nothing survives a reload
     end,
     on_detach = function()
       st.attached = false
@@ -442,6 +442,13 @@ local function diff(st, get, n, spans)
   return create, delete, around
 end
 
+-- Deletes the deepest fold at line l, or the outermost closed one there; the folds inside it move
+-- up a level. (No Ex command deletes a fold: `zd` at the cursor it is.)
+local function delete_at(l)
+  api.nvim_win_set_cursor(0, { l, 0 })
+  api.nvim_command('normal! zd')
+end
+
 local function closed_at(s, e)
   return fn.foldclosed(s) == s and fn.foldclosedend(s) == e
 end
@@ -469,20 +476,20 @@ end
 local function delete_fold(s, e, has_members)
   open_containers(s, e)
   if not closed_at(s, e) and has_members then
-    -- `:foldd` takes the deepest open fold at a line: close the first member, then this fold.
+    -- `zd` takes the deepest open fold at a line: close the first member, then this fold.
     local member_was_open = fn.foldclosed(s) == -1
     local guard = 0
     while not closed_at(s, e) and guard < 3 do
       api.nvim_command(s .. 'foldclose')
       guard = guard + 1
     end
-    api.nvim_command(s .. 'folddelete')
+    delete_at(s)
     if member_was_open and fn.foldclosed(s) == s then
       api.nvim_command(s .. 'foldopen')
     end
     return
   end
-  api.nvim_command(s .. 'folddelete')
+  delete_at(s)
 end
 
 -- Refolds the current window; see the section's comment. `states` maps fold keys to open/closed.
@@ -508,7 +515,7 @@ local function refold_window(get, n, spans, create, delete, around, foldlevel)
     for x = sp[1], sp[2] do
       local guard = 0
       while fn.foldlevel(x) > 0 and guard < 64 do
-        cmd(x .. 'folddelete')
+        delete_at(x)
         guard = guard + 1
       end
     end
@@ -531,6 +538,22 @@ local function refold_window(get, n, spans, create, delete, around, foldlevel)
       cmd(s .. 'foldopen')
     end
   end
+end
+
+-- Whether the edits hold a :move (k lines put in, then k lines taken out, or the reverse): Neovim
+-- moves the folds of the moved lines along with them (foldMoveRange), which the edits cannot tell
+-- apart from a delete and an insert, so such a refold starts from no folds.
+local function has_move(edits)
+  for k = 2, #edits do
+    local a, b = edits[k - 1], edits[k]
+    local a_in, a_out = a[3] - a[1], a[2] - a[1]
+    local b_in, b_out = b[3] - b[1], b[2] - b[1]
+    if (a_out == 0 and b_in == 0 and a_in == b_out and a_in > 0)
+        or (a_in == 0 and b_out == 0 and a_out == b_in and a_out > 0) then
+      return true
+    end
+  end
+  return false
 end
 
 -- Whether the windows showing `buf` are exactly those the last plan went to, all still manual.
@@ -558,19 +581,28 @@ end
 --- the plan is stale (the buffer changed since: the refold of that change follows).
 function M.refold(plan)
   local buf = bufnr(plan.buf)
-  if plan.tick and plan.tick ~= api.nvim_buf_get_changedtick(buf) then
-    return -1
-  end
   local st = buffers[buf]
+  -- Stale: the plan is older than an edit seen here. (A changedtick that moved without an edit,
+  -- e.g. an undo that changed nothing, does not make it stale.)
+  for _, ed in ipairs(st and st.edits or {}) do
+    if plan.tick and ed[4] > plan.tick then
+      return -1
+    end
+  end
   local wins = st and st.attached and st.n > 0 and same_windows(st, buf)
   local reloaded = st and st.edits[1] and st.edits[1][2] == math.huge
-  if not wins or reloaded then
+  if not wins or reloaded or has_move(st.edits) then
     M.apply(plan)
     return -2
   end
   local get, n = reader(plan.folds)
   local spans = dirty_lines(st.edits, api.nvim_buf_line_count(buf))
   local create, delete, around = diff(st, get, n, spans)
+  if vim.g.nvimpam_debug_refold then
+    local c = {}
+    for _, f in ipairs(create) do c[#c + 1] = get(f * STRIDE + 1) .. '-' .. get(f * STRIDE + 2) end
+    vim.g.nvimpam_debug_refold = vim.inspect({ edits = st.edits, spans = spans, create = c, delete = delete, around = around })
+  end
   local origin = api.nvim_get_current_win()
   local ok, err = pcall(function()
     for _, win in ipairs(wins) do
@@ -585,6 +617,7 @@ function M.refold(plan)
     api.nvim_set_current_win(origin)
   end
   if not ok then
+    st.refold_error = err -- kept for :checkhealth and tests; the whole refresh below repairs it
     -- Never leave a half-done refold: start again from no folds, or report why that failed too.
     local ok2, err2 = pcall(M.apply, plan)
     if not ok2 then
@@ -596,6 +629,12 @@ function M.refold(plan)
   st.names, st.edits = plan.names, {}
   st.tick = api.nvim_buf_get_changedtick(buf)
   return #create + #delete
+end
+
+--- Why the last live refold of `buf` fell back to a whole refresh, or nil.
+function M.refold_error(buf)
+  local st = buffers[bufnr(buf)]
+  return st and st.refold_error
 end
 
 --- The plan a buffer's folds were last made from, as {get = reader, n = folds} (for benchmarks

@@ -18,6 +18,21 @@ public final class FoldStrategies {
   }
 
   /**
+   * A strategy with another chunk size (pipe: folds per command line) or batch size (call-atomic:
+   * folds per call) than its default; for tuning them with a sweep.
+   *
+   * @throws IllegalArgumentException for a strategy without a size, or a size below 1
+   */
+  public static FoldStrategy withSize(String name, int size) {
+    return switch (name == null ? "" : name.trim()) {
+      case PipeStrategy.NAME -> new PipeStrategy(PipeStrategy.NAME, size);
+      case CallAtomicStrategy.NAME -> new CallAtomicStrategy(size);
+      default -> throw new IllegalArgumentException(
+          "only " + PipeStrategy.NAME + " and " + CallAtomicStrategy.NAME + " have a size; got '" + name + "'");
+    };
+  }
+
+  /**
    * A new strategy instance for a name.
    *
    * @throws IllegalArgumentException for an unknown name; the message lists the valid ones

@@ -7,6 +7,9 @@
 " and fold states is shared with the Lua side.
 
 function! nvimpam#apply(buf, cmds) abort
+  if type(a:cmds) == v:t_string
+    return nvimpam#apply(a:buf, split(a:cmds, "\n"))
+  endif
   let l:wins = luaeval('require("nvimpam.folds").prepare_staged(_A)', a:buf)
   try
     for l:win in l:wins

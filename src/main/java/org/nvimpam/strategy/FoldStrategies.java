@@ -8,7 +8,7 @@ public final class FoldStrategies {
   public static final String DEFAULT = LuaStrategy.NAME;
 
   private static final List<String> NAMES = List.of(
-      PipeStrategy.PER_COMMAND, CallAtomicStrategy.NAME, PipeStrategy.NAME, LuaStrategy.NAME, VimlStrategy.NAME);
+      PerCommandStrategy.NAME, CallAtomicStrategy.NAME, PipeStrategy.NAME, LuaStrategy.NAME, VimlStrategy.NAME);
 
   private FoldStrategies() {}
 
@@ -39,7 +39,7 @@ public final class FoldStrategies {
    */
   public static FoldStrategy byName(String name) {
     return switch (name == null ? "" : name.trim()) {
-      case PipeStrategy.PER_COMMAND -> new PipeStrategy(PipeStrategy.PER_COMMAND, 1);
+      case PerCommandStrategy.NAME -> new PerCommandStrategy();
       case CallAtomicStrategy.NAME -> new CallAtomicStrategy(CallAtomicStrategy.DEFAULT_BATCH);
       case PipeStrategy.NAME -> new PipeStrategy(PipeStrategy.NAME, PipeStrategy.DEFAULT_CHUNK);
       case LuaStrategy.NAME -> new LuaStrategy();

@@ -8,11 +8,10 @@ import org.nvimpam.nvim.Nvim;
 /**
  * {@code nvim_command("S,Efold|S,Efold|…")}: Ex command lines of a bounded number of folds each.
  * Neovim moves the rest of the line after every command of a {@code |} chain, so one unbounded
- * line is quadratic. With one fold per line this is the {@code per-command} strategy.
+ * line is quadratic.
  */
 final class PipeStrategy extends CommandStreamStrategy {
   static final String NAME = "pipe";
-  static final String PER_COMMAND = "per-command";
   /**
    * Folds per command line. At 100k folds (fastest of 11 runs, 3 rounds): 100 → 95-122 ms,
    * 250 → 98-107 ms, 500 → 115-124 ms, 1000 → 151-163 ms, 2000 → 229-249 ms.

@@ -30,9 +30,13 @@ final class VimlStrategy extends SingleCallStrategy {
     CompletableFuture<?> applied = nvim.callFunction("nvimpam#apply", out -> {
       out.packArrayHeader(2);
       out.packLong(buffer.id());
-      out.packArrayHeader(plan.size());
-      for (int i = 0; i < plan.size(); i++) {
-        commands.pack(out, plan, i);
+      if (true) {
+        commands.packJoined(out, plan, 0, plan.size(), (byte) '\n');
+      } else {
+        out.packArrayHeader(plan.size());
+        for (int i = 0; i < plan.size(); i++) {
+          commands.pack(out, plan, i);
+        }
       }
     });
     // The apply's error names the fold; a failed staging makes the apply fail too, so report that.

@@ -1,0 +1,107 @@
+package org.nvimpam.strategy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.Decoders;
+import org.nvimpam.nvim.Nvim;
+import org.nvimpam.rpc.NvimErrorEvent;
+import org.nvimpam.rpc.NvimErrorException;
+
+/**
+ * One {@code nvim_command} per fold, as notifications: Neovim sends no reply for each, and the
+ * notifications of a batch leave in one write, so neither side pays a message round of its own per
+ * fold. A request after the last one waits for Neovim to have run them all. A failed notification
+ * shows only as an {@code nvim_error_event}; then the folds are made again with one request per
+ * fold, whose errors name the fold.
+ */
+final class PerCommandStrategy implements FoldStrategy {
+  static final String NAME = "per-command";
+  /** Notifications per write: Neovim starts on the first batch while the next is encoded. */
+  static final int BATCH = 1000;
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public void apply(Nvim nvim, Buffer buffer, FoldPlan plan) {
+    List<Long> windows = RefreshFrame.prepare(nvim, NAME, buffer, plan);
+    FoldStrategyException failure = null;
+    try {
+      NvimErrorEvent before = last(nvim.rpc().errorEvents());
+      FoldCommands commands = new FoldCommands();
+      for (long window : windows) {
+        nvim.rpc().notify("nvim_command", out -> {
+          out.packArrayHeader(1);
+          out.packString("noautocmd call win_gotoid(" + window + ")");
+        });
+        for (int from = 0; from < plan.size(); from += BATCH) {
+          int first = from;
+          int to = Math.min(plan.size(), from + BATCH);
+          // The first notification's params, then the others whole, back to back: one write.
+          nvim.rpc().notify("nvim_command", out -> {
+            out.packArrayHeader(1);
+            commands.pack(out, plan, first);
+            for (int i = first + 1; i < to; i++) {
+              out.packArrayHeader(3).packInt(2).packString("nvim_command");
+              out.packArrayHeader(1);
+              commands.pack(out, plan, i);
+            }
+          });
+        }
+      }
+      // Not Nvim.sync(): nvim_get_api_info is a fast call, answered before queued notifications
+      // run. An ordinary request waits its turn behind them, and its reply follows their error
+      // events; completing in order, it sees them handled.
+      nvim.rpc().requestInOrder("nvim_eval", out -> {
+        out.packArrayHeader(1);
+        out.packString("0");
+      }, Decoders.nil()).join();
+      if (last(nvim.rpc().errorEvents()) != before) {
+        failure = again(nvim, windows, plan);
+      }
+    } catch (RuntimeException e) {
+      Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+      failure = new FoldStrategyException(NAME, -1, String.valueOf(cause.getMessage()), cause);
+    }
+    RefreshFrame.finish(nvim, NAME, buffer, failure);
+  }
+
+  private static NvimErrorEvent last(List<NvimErrorEvent> events) {
+    return events.isEmpty() ? null : events.get(events.size() - 1);
+  }
+
+  /**
+   * After an error event: clears each window and makes its folds with one request per fold
+   * (pipelined), so that the failing fold is known. Null when all succeed (the error event was
+   * not ours).
+   */
+  private static FoldStrategyException again(Nvim nvim, List<Long> windows, FoldPlan plan) {
+    FoldCommands commands = new FoldCommands();
+    for (long window : windows) {
+      nvim.command("noautocmd call win_gotoid(" + window + ") | normal! zE").join();
+      List<CompletableFuture<?>> replies = new ArrayList<>();
+      for (int i = 0; i < plan.size(); i++) {
+        int fold = i;
+        replies.add(nvim.call("nvim_command", out -> {
+          out.packArrayHeader(1);
+          commands.pack(out, plan, fold);
+        }, Decoders.nil()));
+      }
+      for (int i = 0; i < replies.size(); i++) {
+        try {
+          replies.get(i).join();
+        } catch (CompletionException e) {
+          String why = e.getCause() instanceof NvimErrorException n ? n.nvimMessage() : String.valueOf(e.getCause());
+          return new FoldStrategyException(NAME, i, CommandStreamStrategy.lines(plan, i) + why, e.getCause());
+        }
+      }
+    }
+    return null;
+  }
+}

@@ -24,6 +24,11 @@ function! nvimpam#apply(buf, cmds) abort
   return len(a:cmds)
 endfunction
 
+" Runs newline-separated commands from C: the `lua` strategy's way to create its folds.
+function! nvimpam#execute_lines(cmds) abort
+  call execute(split(a:cmds, "\n"))
+endfunction
+
 " Which fold failed, found again one command at a time (execute() does not say which): in the
 " form the Lua side writes, "fold N of M (lines S-E): reason", which the JVM reads back.
 function! s:failing_fold(wins, cmds, exception) abort

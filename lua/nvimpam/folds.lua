@@ -267,8 +267,18 @@ function M.finish(buf, failed)
 end
 
 -- Creates the plan's folds in the current window. An error names the fold, counted from 1 in
--- plan order, in the form the JVM reads back: "fold N of M (lines S-E): reason".
-local function create_folds(get, n)
+-- plan order, in the form the JVM reads back: "fold N of M (lines S-E): reason". With `cmds`,
+-- the plan's commands in one newline-separated string, execute() runs them from C (a Lua loop
+-- of nvim_command costs a third more); when one fails, the folds are made again one by one to
+-- name it.
+local function create_folds(get, n, cmds)
+  if cmds then
+    local ok = pcall(fn['nvimpam#execute_lines'], cmds)
+    if ok then
+      return
+    end
+    api.nvim_command('normal! zE')
+  end
   local cmd = api.nvim_command
   local f = 0
   local ok, err = pcall(function()
@@ -291,7 +301,7 @@ function M.apply(plan)
   local ok, err = pcall(function()
     for _, win in ipairs(wins) do
       api.nvim_win_call(win, function()
-        create_folds(st.get, st.n)
+        create_folds(st.get, st.n, plan.cmds)
       end)
     end
   end)

@@ -16,6 +16,7 @@ import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.strategy.FoldStrategies;
 import org.nvimpam.strategy.FoldStrategy;
+import org.nvimpam.strategy.StrategyTimer;
 
 /**
  * Runs the headless benchmark: each deck is written to a file and opened in Neovim, then timed

@@ -8,7 +8,7 @@ public final class FoldStrategies {
   public static final String DEFAULT = LuaStrategy.NAME;
 
   private static final List<String> NAMES = List.of(
-      PerCommandStrategy.NAME, CallAtomicStrategy.NAME, PipeStrategy.NAME, LuaStrategy.NAME, VimlStrategy.NAME);
+      NotifiedCommandsStrategy.PER_COMMAND, CallAtomicStrategy.NAME, NotifiedCommandsStrategy.PIPE, LuaStrategy.NAME, VimlStrategy.NAME);
 
   private FoldStrategies() {}
 
@@ -25,10 +25,10 @@ public final class FoldStrategies {
    */
   public static FoldStrategy withSize(String name, int size) {
     return switch (name == null ? "" : name.trim()) {
-      case PipeStrategy.NAME -> new PipeStrategy(PipeStrategy.NAME, size);
+      case NotifiedCommandsStrategy.PIPE -> new NotifiedCommandsStrategy(NotifiedCommandsStrategy.PIPE, size);
       case CallAtomicStrategy.NAME -> new CallAtomicStrategy(size);
       default -> throw new IllegalArgumentException(
-          "only " + PipeStrategy.NAME + " and " + CallAtomicStrategy.NAME + " have a size; got '" + name + "'");
+          "only " + NotifiedCommandsStrategy.PIPE + " and " + CallAtomicStrategy.NAME + " have a size; got '" + name + "'");
     };
   }
 
@@ -39,9 +39,10 @@ public final class FoldStrategies {
    */
   public static FoldStrategy byName(String name) {
     return switch (name == null ? "" : name.trim()) {
-      case PerCommandStrategy.NAME -> new PerCommandStrategy();
+      case NotifiedCommandsStrategy.PER_COMMAND -> new NotifiedCommandsStrategy(NotifiedCommandsStrategy.PER_COMMAND, 1);
       case CallAtomicStrategy.NAME -> new CallAtomicStrategy(CallAtomicStrategy.DEFAULT_BATCH);
-      case PipeStrategy.NAME -> new PipeStrategy(PipeStrategy.NAME, PipeStrategy.DEFAULT_CHUNK);
+      case NotifiedCommandsStrategy.PIPE -> new NotifiedCommandsStrategy(NotifiedCommandsStrategy.PIPE,
+          NotifiedCommandsStrategy.DEFAULT_CHUNK);
       case LuaStrategy.NAME -> new LuaStrategy();
       case VimlStrategy.NAME -> new VimlStrategy();
       default -> throw new IllegalArgumentException(

@@ -31,7 +31,20 @@ final class PlanPayload {
    * refold can tell a stale plan from a current one.
    */
   static void packForLua(MessagePacker out, long buffer, FoldPlan plan, long tick) throws IOException {
-    out.packMapHeader(tick >= 0 ? 4 : 3);
+    packForLua(out, buffer, plan, tick, false);
+  }
+
+  /**
+   * With {@code commands}, the payload also carries {@code cmds}: the plan's {@code S,Efold}
+   * commands in one newline-separated string, for {@code execute()} to run from C.
+   */
+  static void packForLua(MessagePacker out, long buffer, FoldPlan plan, long tick, boolean commands)
+      throws IOException {
+    out.packMapHeader(3 + (tick >= 0 ? 1 : 0) + (commands ? 1 : 0));
+    if (commands) {
+      out.packString("cmds");
+      new FoldCommands().packJoined(out, plan, 0, plan.size(), (byte) '\n');
+    }
     if (tick >= 0) {
       out.packString("tick");
       out.packLong(tick);

@@ -1,4 +1,4 @@
-package org.nvimpam.bench;
+package org.nvimpam.strategy;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -8,7 +8,6 @@ import java.util.TreeMap;
 import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Nvim;
-import org.nvimpam.strategy.FoldStrategy;
 
 /**
  * Times fold strategies on one buffer of a running Neovim. Every run starts from a cleared fold
@@ -149,7 +148,8 @@ public final class StrategyTimer {
     }).join();
   }
 
-  static double median(double[] sorted) {
+  /** The median of sorted values. */
+  public static double median(double[] sorted) {
     int n = sorted.length;
     return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
   }

@@ -12,25 +12,44 @@ import org.nvimpam.rpc.NvimErrorEvent;
 import org.nvimpam.rpc.NvimErrorException;
 
 /**
- * One {@code nvim_command} per fold, as notifications: Neovim sends no reply for each, and the
- * notifications of a batch leave in one write, so neither side pays a message round of its own per
- * fold. A request after the last one waits for Neovim to have run them all. A failed notification
- * shows only as an {@code nvim_error_event}; then the folds are made again with one request per
- * fold, whose errors name the fold.
+ * {@code nvim_command} notifications of {@code S,Efold} commands: one fold each ({@code
+ * per-command}) or a bounded {@code |}-chain of them ({@code pipe}: Neovim moves the rest of the
+ * line after every command of a chain, so one unbounded line is quadratic). Neovim sends no reply
+ * to a notification, and the notifications of about {@value #BATCH} folds leave in one write, so
+ * neither side pays a message round per command. A request after the last one waits for Neovim to
+ * have run them all. A failed notification shows only as an {@code nvim_error_event}; then the
+ * folds are made again with one request per fold, whose error names the fold.
  */
-final class PerCommandStrategy implements FoldStrategy {
-  static final String NAME = "per-command";
-  /** Notifications per write: Neovim starts on the first batch while the next is encoded. */
+final class NotifiedCommandsStrategy implements FoldStrategy {
+  static final String PER_COMMAND = "per-command";
+  static final String PIPE = "pipe";
+  /**
+   * Folds per pipe command line. 100k folds, notifications, medians of a sweep ({@code bench
+   * --folds 100000 --sweep pipe=...}, see README): set from the sweep there.
+   */
+  static final int DEFAULT_CHUNK = 250;
+  /** Folds per write: Neovim starts on the first batch while the next is encoded. */
   static final int BATCH = 1000;
+
+  private final String name;
+  private final int chunk;
+
+  NotifiedCommandsStrategy(String name, int chunk) {
+    if (chunk < 1) {
+      throw new IllegalArgumentException("folds per command must be at least 1, got " + chunk);
+    }
+    this.name = name;
+    this.chunk = chunk;
+  }
 
   @Override
   public String name() {
-    return NAME;
+    return name;
   }
 
   @Override
   public void apply(Nvim nvim, Buffer buffer, FoldPlan plan) {
-    List<Long> windows = RefreshFrame.prepare(nvim, NAME, buffer, plan);
+    List<Long> windows = RefreshFrame.prepare(nvim, name, buffer, plan);
     FoldStrategyException failure = null;
     try {
       NvimErrorEvent before = last(nvim.rpc().errorEvents());
@@ -40,17 +59,18 @@ final class PerCommandStrategy implements FoldStrategy {
           out.packArrayHeader(1);
           out.packString("noautocmd call win_gotoid(" + window + ")");
         });
-        for (int from = 0; from < plan.size(); from += BATCH) {
+        int perWrite = Math.max(1, BATCH / chunk) * chunk;
+        for (int from = 0; from < plan.size(); from += perWrite) {
           int first = from;
-          int to = Math.min(plan.size(), from + BATCH);
+          int to = Math.min(plan.size(), from + perWrite);
           // The first notification's params, then the others whole, back to back: one write.
           nvim.rpc().notify("nvim_command", out -> {
-            out.packArrayHeader(1);
-            commands.pack(out, plan, first);
-            for (int i = first + 1; i < to; i++) {
-              out.packArrayHeader(3).packInt(2).packString("nvim_command");
+            for (int i = first; i < to; i += chunk) {
+              if (i > first) {
+                out.packArrayHeader(3).packInt(2).packString("nvim_command");
+              }
               out.packArrayHeader(1);
-              commands.pack(out, plan, i);
+              commands.packJoined(out, plan, i, Math.min(to, i + chunk));
             }
           });
         }
@@ -67,9 +87,9 @@ final class PerCommandStrategy implements FoldStrategy {
       }
     } catch (RuntimeException e) {
       Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-      failure = new FoldStrategyException(NAME, -1, String.valueOf(cause.getMessage()), cause);
+      failure = new FoldStrategyException(name, -1, String.valueOf(cause.getMessage()), cause);
     }
-    RefreshFrame.finish(nvim, NAME, buffer, failure);
+    RefreshFrame.finish(nvim, name, buffer, failure);
   }
 
   private static NvimErrorEvent last(List<NvimErrorEvent> events) {
@@ -81,7 +101,7 @@ final class PerCommandStrategy implements FoldStrategy {
    * (pipelined), so that the failing fold is known. Null when all succeed (the error event was
    * not ours).
    */
-  private static FoldStrategyException again(Nvim nvim, List<Long> windows, FoldPlan plan) {
+  private FoldStrategyException again(Nvim nvim, List<Long> windows, FoldPlan plan) {
     FoldCommands commands = new FoldCommands();
     for (long window : windows) {
       nvim.command("noautocmd call win_gotoid(" + window + ") | normal! zE").join();
@@ -98,7 +118,7 @@ final class PerCommandStrategy implements FoldStrategy {
           replies.get(i).join();
         } catch (CompletionException e) {
           String why = e.getCause() instanceof NvimErrorException n ? n.nvimMessage() : String.valueOf(e.getCause());
-          return new FoldStrategyException(NAME, i, CommandStreamStrategy.lines(plan, i) + why, e.getCause());
+          return new FoldStrategyException(name, i, CommandStreamStrategy.lines(plan, i) + why, e.getCause());
         }
       }
     }

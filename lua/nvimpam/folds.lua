@@ -401,7 +401,36 @@ end
 local function diff(st, get, n, spans)
   local oget, on, edits = st.get, st.n, st.edits
   local create, delete, around = {}, {}, {}
-  local f, g = 0, 0 -- old, new
+  -- Skip what both plans share: folds before every edit, equal and unmoved, and folds after every
+  -- edit, equal once moved by the edits' line count. Both sit outside the dirty lines, so Neovim
+  -- holds them as they are; only the folds in between are merged (O(edit), not O(deck)).
+  local before, after, delta = math.huge, spans[1] and spans[1][1] or math.huge, 0
+  for k = 1, #edits do
+    before = math.min(before, edits[k][1])
+    delta = delta + edits[k][3] - edits[k][2]
+  end
+  local last_dirty = spans[#spans] and spans[#spans][2] or -1
+  before = math.min(before, after)
+  local pre = 0
+  while pre < on and pre < n do
+    local i = pre * STRIDE + 1
+    if oget(i + 1) >= before or oget(i) ~= get(i) or oget(i + 1) ~= get(i + 1) then
+      break
+    end
+    pre = pre + 1
+  end
+  local suf = 0
+  while suf < on - pre and suf < n - pre do
+    local i, j = (on - 1 - suf) * STRIDE + 1, (n - 1 - suf) * STRIDE + 1
+    local s = oget(i) + delta
+    if s <= last_dirty + 1 or s ~= get(j) or oget(i + 1) + delta ~= get(j + 1) then
+      break
+    end
+    suf = suf + 1
+  end
+  on = on - suf
+  local f, g = pre, pre -- old, new
+  n = n - suf
   local os_, oe, okeep
   local function next_old()
     while f < on do

@@ -10,13 +10,14 @@ local root = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h:h')
 vim.opt.rtp:prepend(root)
 vim.cmd('filetype on')
 local deck = os.getenv('DECK') or (root .. '/src/main/resources/decks/example.pc')
-local t0 = vim.loop.hrtime()
+local uv = vim.uv or vim.loop -- vim.uv since 0.10
+local t0 = uv.hrtime()
 require('nvimpam').setup({})
 vim.cmd('edit ' .. vim.fn.fnameescape(deck))
 local ok = vim.wait(30000, function()
   return require('nvimpam.folds').applied_tick(0) ~= nil
 end, 1)
-local ms = (vim.loop.hrtime() - t0) / 1e6
+local ms = (uv.hrtime() - t0) / 1e6
 io.stdout:write(string.format('%s: %s after %.0f ms\n', vim.fn.fnamemodify(deck, ':t'),
   ok and 'folds in place' or 'NO FOLDS', ms))
 vim.cmd('qa!')

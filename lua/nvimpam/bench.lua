@@ -8,7 +8,7 @@ local fn = vim.fn
 local folds = require('nvimpam.folds')
 
 local STRIDE = 4
-local hrtime = (vim.uv or vim.loop).hrtime
+local hrtime = require('nvimpam.compat').uv.hrtime
 
 local function bufnr(buf)
   return (buf == nil or buf == 0) and api.nvim_get_current_buf() or buf

@@ -19,7 +19,7 @@ M.defaults = {
 local current = vim.deepcopy(M.defaults)
 
 local function check(opts)
-  vim.validate({
+  require('nvimpam.compat').validate({
     strategy = { opts.strategy, 'string' },
     java = { opts.java, 'string', true },
     jar = { opts.jar, 'string', true },

@@ -9,6 +9,16 @@ local warn = health.warn or health.report_warn
 local error = health.error or health.report_error
 local info = health.info or health.report_info
 
+-- call-atomic is made of nvim_call_atomic, deprecated since 0.10 and kept on purpose.
+function M.has_api_function(name)
+  for _, f in ipairs(vim.fn.api_info().functions) do
+    if f.name == name then
+      return true
+    end
+  end
+  return false
+end
+
 function M.check()
   local config = require('nvimpam.config')
   local host = require('nvimpam.host')
@@ -33,20 +43,23 @@ function M.check()
   end
 
   local jar = host.jar()
-  if vim.loop.fs_stat(jar) then
+  if require('nvimpam.compat').uv.fs_stat(jar) then
     ok('jar: ' .. jar)
   else
-    error('no jar at ' .. jar, { 'Build it: cd ' .. host.root() .. ' && mvn -q package -DskipTests' })
+    error('no jar at ' .. jar, { 'Build it: cd ' .. host.root() .. ' && ./mvnw -q package -DskipTests' })
   end
 
   local strategy = config.get().strategy
-  if pcall(config.check_strategy, strategy) then
+  if strategy == 'call-atomic' and not M.has_api_function('nvim_call_atomic') then
+    error('strategy call-atomic needs nvim_call_atomic, which this Neovim no longer has',
+      { "Choose another: :NvimpamFoldStrategy lua (the default), or pipe" })
+  elseif pcall(config.check_strategy, strategy) then
     ok('strategy: ' .. strategy)
   else
     error('unknown strategy ' .. tostring(strategy), { 'Valid names: ' .. table.concat(config.strategies, ', ') })
   end
 
-  if major and major >= 17 and vim.loop.fs_stat(jar) then
+  if major and major >= 17 and require('nvimpam.compat').uv.fs_stat(jar) then
     local chan, err = host.channel()
     if not chan then
       error('the JVM did not start: ' .. tostring(err))

@@ -2,7 +2,7 @@
 -- crash, stopped when Neovim exits.
 local M = {}
 
-local uv = vim.loop
+local uv = require('nvimpam.compat').uv
 local config = require('nvimpam.config')
 
 local job = nil -- { id = channel, pid = number }
@@ -110,7 +110,7 @@ function M.command()
   end
   local jar = M.jar()
   if not uv.fs_stat(jar) then
-    return nil, 'no ' .. jar .. ': build it with `mvn -q package -DskipTests` in ' .. M.root()
+    return nil, 'no ' .. jar .. ': build it with `./mvnw -q package -DskipTests` in ' .. M.root()
   end
   -- stdout is the RPC channel: the JVM must print nothing else there. C1 only and the serial
   -- collector start faster (opening example.pc to folds: ~360 ms instead of ~420 ms here), and

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
+import org.nvimpam.gen.DeckGenerator;
 
 /**
  * A deck to benchmark: a name for the report and its bytes, made only when the deck's turn comes,

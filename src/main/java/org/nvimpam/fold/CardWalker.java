@@ -1,33 +1,38 @@
 package org.nvimpam.fold;
 
-import static org.nvimpam.fold.CardItems.GES;
-import static org.nvimpam.fold.CardItems.L;
-import static org.nvimpam.fold.CardItems.L_IF_C;
-import static org.nvimpam.fold.CardItems.L_SET_C_AMP81;
-import static org.nvimpam.fold.CardItems.L_SET_C_EQ1;
-import static org.nvimpam.fold.CardItems.L_SET_N;
-import static org.nvimpam.fold.CardItems.META_BLOCK;
-import static org.nvimpam.fold.CardItems.N_LINES;
-import static org.nvimpam.fold.CardItems.OTMCO_BLOCK;
-
+import org.nvimpam.deck.CardItem;
 import org.nvimpam.deck.Deck;
 import org.nvimpam.deck.Keywords;
 import org.nvimpam.deck.LineBytes;
 
 /**
  * Walks one card of a deck (FOLDS.md §5, §6.2) and answers the line tests the main loop needs. Every
- * test sees the line without its final CR. Valid until the deck is next edited.
+ * test sees the line without its final CR. Valid until the deck is next edited; not thread-safe (a
+ * walk keeps its position in fields).
  */
 final class CardWalker {
   private static final byte[] END_PART = LineBytes.ascii("END_PART");
   private static final byte[] END_OTMCO = LineBytes.ascii("END_OTMCO");
   private static final byte[] META = LineBytes.ascii("META");
   private static final byte[] END_META = LineBytes.ascii("END_META");
-  private static final int MTOCO = Keywords.byName("Mtoco");
+  /** Each keyword's card items, by id: arrays, so that a walk allocates nothing. */
+  private static final CardItem[][] ITEMS = new CardItem[Keywords.COUNT][];
+
+  static {
+    for (int id = 0; id < Keywords.COUNT; id++) {
+      ITEMS[id] = Keywords.get(id).items().toArray(new CardItem[0]);
+    }
+  }
 
   private final Deck deck;
   private final byte[] a;
   private final int n;
+
+  // The card being walked (§5.1): its end so far, the current line, flag c and count n.
+  private int end;
+  private int cur;
+  private boolean c;
+  private int count;
 
   CardWalker(Deck deck) {
     this.deck = deck;
@@ -78,84 +83,90 @@ final class CardWalker {
 
   /** Walks the known card whose header (keyword {@code id}) is line {@code h}; returns its end. */
   int walkCard(int id, int h) {
-    boolean c = false;
-    if (Keywords.isPart(id)) {
-      int endPart = findEndPart(h);
-      if (endPart >= 0) return endPart;
-      c = number(h, 24, 32) == 0;
-    } else if (id == MTOCO) {
-      c = number(h, 41, 49) == 1;
-    }
-    int[] items = CardItems.program(id);
-    int end = h;
-    int cur = nextNonComment(h + 1);
-    int count = 0;
-    for (int pc = 0; pc < items.length; pc++) {
-      if (stopsCard(cur)) return end;
-      switch (items[pc]) {
-        case L -> {
-          end = cur;
-          cur = nextNonComment(cur + 1);
-        }
-        case L_SET_C_AMP81 -> {
-          c = len(cur) > 80 && a[off(cur) + 80] == '&';
-          end = cur;
-          cur = nextNonComment(cur + 1);
-        }
-        case L_IF_C -> {
-          if (c) {
-            end = cur;
-            cur = nextNonComment(cur + 1);
-          }
-        }
-        case L_SET_C_EQ1 -> {
-          c = number(cur, items[pc + 1], items[pc + 2]) == 1;
-          pc += 2;
-          end = cur;
-          cur = nextNonComment(cur + 1);
-        }
-        case L_SET_N -> {
-          count = Math.max(0, number(cur, items[pc + 1], items[pc + 2]));
-          pc += 2;
-          end = cur;
-          cur = nextNonComment(cur + 1);
-        }
-        case N_LINES -> {
-          for (int t = 0; t < count; t++) {
-            if (stopsCard(cur)) return end;
-            end = cur;
-            cur = nextNonComment(cur + 1);
-          }
-        }
-        case GES -> {
-          int last = walkGes(cur);
-          if (last >= 0) {
-            end = last;
-            cur = nextNonComment(last + 1);
-          }
-        }
-        case OTMCO_BLOCK -> {
-          while (!stopsCard(cur)) {
-            end = cur;
-            cur = nextNonComment(cur + 1);
-            if (startsWith(end, END_OTMCO)) break;
-          }
-        }
-        case META_BLOCK -> {
-          if (startsWith(cur, META)) {
-            end = cur;
-            cur = nextNonComment(cur + 1);
-            while (!stopsCard(cur)) {
-              end = cur;
-              cur = nextNonComment(cur + 1);
-              if (startsWith(end, END_META)) break;
-            }
-          }
-        }
-        default -> throw new IllegalStateException("unknown card item " + items[pc]);
-      }
+    CardItem[] items = ITEMS[id];
+    if (items.length == 0) return h; // most cards (NODE, SHELL) are their header line alone
+    end = h;
+    cur = nextNonComment(h + 1);
+    c = false;
+    count = 0;
+    for (CardItem item : items) {
+      if (stopsCard(cur) || !apply(item, h)) break;
     }
     return end;
+  }
+
+  /** Applies one item at the current line; false when it completed the card. */
+  private boolean apply(CardItem item, int h) {
+    switch (item.kind()) {
+      case END_PART_SEARCH -> {
+        int endPart = findEndPart(h);
+        if (endPart >= 0) {
+          end = endPart;
+          return false;
+        }
+      }
+      case HEADER_SETS_C -> c = numberIn(h, item) == item.equals();
+      case LINE -> consume();
+      case LINE_SETS_C_AMP81 -> {
+        c = len(cur) > 80 && a[off(cur) + 80] == '&';
+        consume();
+      }
+      case LINE_SETS_C -> {
+        c = numberIn(cur, item) == item.equals();
+        consume();
+      }
+      case LINE_SETS_N -> {
+        count = Math.max(0, numberIn(cur, item));
+        consume();
+      }
+      case LINE_IF_C -> {
+        if (c) consume();
+      }
+      case N_LINES -> {
+        for (int t = 0; t < count && !stopsCard(cur); t++) consume();
+      }
+      case GES -> consumeGes();
+      case OTMCO_BLOCK -> consumeThrough(END_OTMCO);
+      case META_BLOCK -> {
+        if (startsWith(cur, META)) {
+          consume();
+          consumeThrough(END_META);
+        }
+      }
+    }
+    return true;
+  }
+
+  /** Makes the current line the card's end and moves to the next non-comment line. */
+  private void consume() {
+    end = cur;
+    cur = nextNonComment(cur + 1);
+  }
+
+  /** Consumes lines up to and including the first that starts with {@code last}, stopping early. */
+  private void consumeThrough(byte[] last) {
+    while (!stopsCard(cur)) {
+      consume();
+      if (startsWith(end, last)) return;
+    }
+  }
+
+  /**
+   * Consumes a GES at the current line (§5.3): an END line alone, or the selection lines that follow
+   * and the END line after them; nothing when it is neither.
+   */
+  private void consumeGes() {
+    if (gesEnd(cur)) {
+      consume();
+      return;
+    }
+    if (!gesSelection(cur)) return;
+    while (cur < n && gesSelection(cur)) consume();
+    if (cur < n && gesEnd(cur)) consume();
+  }
+
+  private int numberIn(int i, CardItem item) {
+    return number(i, item.fromByte(), item.lastColumn());
   }
 
   /** The END_PART line that ends a PART card (§5.5), or -1 when a keyword line or EOF comes first. */
@@ -168,18 +179,6 @@ final class CardWalker {
       if (Keywords.of(a, off, len) >= 0) return -1;
     }
     return -1;
-  }
-
-  /** Walks a GES starting at line {@code cur} (§5.3); returns its last line, or -1 when empty. */
-  private int walkGes(int cur) {
-    if (gesEnd(cur)) return cur;
-    int last = -1;
-    while (cur < n && gesSelection(cur)) {
-      last = cur;
-      cur = nextNonComment(cur + 1);
-    }
-    if (last >= 0 && cur < n && gesEnd(cur)) last = cur;
-    return last;
   }
 
   private boolean gesEnd(int i) {

@@ -83,8 +83,9 @@ public final class Decoders {
   public static Lines readLines(MessageUnpacker in) throws IOException {
     int n = in.unpackArrayHeader();
     if (n == 0) return Lines.empty();
-    // n is bounded by the frame's size, which the frame scanner has already checked
-    Lines.Builder b = new Lines.Builder(n, n * 64);
+    // n is bounded by the frame's size, which the frame scanner has already checked; the guess
+    // of 64 bytes a line is capped, since n empty lines are only n bytes (n * 64 also overflows)
+    Lines.Builder b = new Lines.Builder(n, (int) Math.min(64L * n, 8 << 20));
     for (int i = 0; i < n; i++) {
       int len = in.unpackRawStringHeader();
       byte[] dst = b.reserve(len);

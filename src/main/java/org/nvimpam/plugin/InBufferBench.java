@@ -5,12 +5,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.nvimpam.strategy.StrategyTimer;
 import org.nvimpam.fold.FoldParser;
 import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.strategy.FoldStrategies;
+import org.nvimpam.strategy.StrategyTimer;
 
 /**
  * :NvimpamFoldBench: every strategy on the user's buffer in the user's Neovim, so that they can

@@ -2,7 +2,8 @@ package org.nvimpam.rpc;
 
 /** The connection ended before (or while) a call could complete; the message says why. */
 public final class ConnectionClosedException extends RuntimeException {
-  public ConnectionClosedException(String message, Throwable cause) {
+  // public type, so callers can tell it apart; only the connection creates one
+  ConnectionClosedException(String message, Throwable cause) {
     super(message, cause);
   }
 }

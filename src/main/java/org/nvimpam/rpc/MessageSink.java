@@ -12,7 +12,7 @@ import org.msgpack.core.buffer.MessageBufferOutput;
  * window, reads {@link #array()}{@code [0 .. size())}, then {@link #reset()}s for the next one.
  * Not thread-safe: used under the connection's write lock.
  */
-public final class MessageSink implements MessageBufferOutput {
+final class MessageSink implements MessageBufferOutput {
   private static final int MIN_WINDOW = 8 * 1024;
   private static final int SHRINK_ABOVE = 16 << 20;
   private static final int INITIAL = 64 * 1024;
@@ -20,16 +20,16 @@ public final class MessageSink implements MessageBufferOutput {
   private byte[] data = new byte[INITIAL];
   private int size;
 
-  public byte[] array() {
+  byte[] array() {
     return data;
   }
 
-  public int size() {
+  int size() {
     return size;
   }
 
   /** Forgets the bytes written; drops an oversized array left by a very large message. */
-  public void reset() {
+  void reset() {
     size = 0;
     if (data.length > SHRINK_ABOVE) data = new byte[INITIAL];
   }

@@ -103,10 +103,6 @@ public final class RpcConnection implements AutoCloseable {
     return c;
   }
 
-  public RpcLimits limits() {
-    return limits;
-  }
-
   public String describe() {
     return transport.describe();
   }

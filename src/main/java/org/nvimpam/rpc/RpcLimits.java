@@ -41,26 +41,26 @@ public final class RpcLimits {
   }
 
   /** Largest whole message (one frame), in bytes. */
-  public int maxMessageBytes() {
+  int maxMessageBytes() {
     return maxMessageBytes;
   }
 
   /** Largest str, bin or ext payload, in bytes. */
-  public int maxStringBytes() {
+  int maxStringBytes() {
     return maxStringBytes;
   }
 
-  public int maxArrayLength() {
+  int maxArrayLength() {
     return maxArrayLength;
   }
 
   /** Largest map, in key-value pairs. */
-  public int maxMapLength() {
+  int maxMapLength() {
     return maxMapLength;
   }
 
   /** Deepest nesting of arrays and maps; the message envelope itself is level 1. */
-  public int maxDepth() {
+  int maxDepth() {
     return maxDepth;
   }
 

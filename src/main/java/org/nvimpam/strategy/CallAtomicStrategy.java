@@ -3,13 +3,15 @@ package org.nvimpam.strategy;
 import java.util.concurrent.CompletableFuture;
 import org.msgpack.core.MessageFormat;
 import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.nvim.ApiInfo;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.rpc.Decoder;
 
 /**
  * Batches of {@code nvim_command} calls in {@code nvim_call_atomic} (deprecated since Neovim 0.10,
- * still served by 0.11). A batch stops at its first error and names its index, which maps back to
- * the fold exactly.
+ * still served by 0.12). A batch stops at its first error and names its index, which maps back to
+ * the fold exactly. It keeps that function on purpose, as its name says: a Neovim that no longer
+ * serves it gets an error naming the strategies to use instead.
  */
 final class CallAtomicStrategy extends CommandStreamStrategy {
   static final String NAME = "call-atomic";
@@ -23,8 +25,22 @@ final class CallAtomicStrategy extends CommandStreamStrategy {
     super(NAME, batch);
   }
 
+  /** Why this strategy cannot run on the Neovim described by {@code info}, or null if it can. */
+  static String unavailableIn(ApiInfo info) {
+    if (info.hasFunction("nvim_call_atomic")) {
+      return null;
+    }
+    return "Neovim " + info.version() + " has no nvim_call_atomic (deprecated since 0.10), which the "
+        + NAME + " strategy is made of: choose another, e.g. :NvimpamFoldStrategy " + LuaStrategy.NAME
+        + " (the default) or " + PipeStrategy.NAME + " (the same Ex commands, batched)";
+  }
+
   @Override
   CompletableFuture<?> sendChunk(Nvim nvim, FoldPlan plan, FoldCommands commands, int from, int to) {
+    String unavailable = unavailableIn(nvim.apiInfo());
+    if (unavailable != null) {
+      throw new IllegalStateException(unavailable);
+    }
     return nvim.call("nvim_call_atomic", out -> {
       out.packArrayHeader(1);
       out.packArrayHeader(to - from);

@@ -148,7 +148,7 @@ public final class StrategyTimer {
     }).join();
   }
 
-  /** The median of sorted values. */
+  /** The median of an ascending array. */
   public static double median(double[] sorted) {
     int n = sorted.length;
     return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;

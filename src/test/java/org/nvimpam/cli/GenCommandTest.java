@@ -11,7 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.nvimpam.bench.DeckGenerator;
+import org.nvimpam.gen.DeckGenerator;
 
 class GenCommandTest {
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();

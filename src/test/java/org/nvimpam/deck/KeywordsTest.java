@@ -36,6 +36,19 @@ class KeywordsTest {
   }
 
   @Test
+  void everyKeywordIsRecognisedFromItsOwnRow() {
+    for (int id = 0; id < Keywords.COUNT; id++) {
+      Keyword k = Keywords.get(id);
+      StringBuilder line = new StringBuilder(k.header() + "/        1");
+      while (line.length() < 32) line.append(' ');
+      if (k.header().equals("PART  ")) line.replace(24 - k.type().length(), 24, k.type());
+      if (k.header().equals("RBODY ")) line.replace(31, 32, k.type());
+      assertEquals(k.name(), keyword(line.toString()), line.toString());
+      assertEquals(id, Keywords.of(b(line.toString()), 0, line.length()));
+    }
+  }
+
+  @Test
   void theSection3TableClassifiesAsSpecified() {
     assertEquals("Node", keyword("NODE  /        1"));
     assertEquals("NODE", headerWord("NODE  /        1"));

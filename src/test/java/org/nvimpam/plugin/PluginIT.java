@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,6 +30,7 @@ import org.nvimpam.testutil.FoldTree;
  */
 class PluginIT {
   private static final long WAIT_MS = 15_000;
+  private static final Pattern HEALTH_OK_JVM = Pattern.compile("(?m)^\\s*-\\s+(?:\\S+\\s+)?OK:?\\s+JVM started");
 
   @TempDir Path dir;
   Nvim nvim;
@@ -314,7 +316,7 @@ class PluginIT {
     nvim.command("NvimpamFold").join();
 
     String note = String.valueOf(((List<?>) notes().get(0)).get(0));
-    assertTrue(note.contains("/nonexistent/nvimpam.jar") && note.contains("mvn -q package -DskipTests"), note);
+    assertTrue(note.contains("/nonexistent/nvimpam.jar") && note.contains("./mvnw -q package -DskipTests"), note);
   }
 
   @Test
@@ -381,7 +383,8 @@ class PluginIT {
     nvim.command("checkhealth nvimpam").join();
 
     String report = String.join("\n", castStrings(lua("return vim.api.nvim_buf_get_lines(0, 0, -1, false)")));
-    assertTrue(report.contains("OK: JVM started"), report);
+    // 0.7 writes "  - OK: JVM started", 0.10 "- OK JVM started", 0.12 "- <icon> OK JVM started".
+    assertTrue(HEALTH_OK_JVM.matcher(report).find(), report);
     assertFalse(report.contains("ERROR"), report);
   }
 

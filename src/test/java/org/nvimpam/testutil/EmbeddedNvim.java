@@ -12,9 +12,17 @@ import org.nvimpam.rpc.ChildProcessTransport;
 public final class EmbeddedNvim {
   private EmbeddedNvim() {}
 
-  /** The nvim executable the build was told to use (-Dnvimpam.nvim=...), or "nvim". */
+  /**
+   * The nvim executable the build was told to use: -Dnvimpam.nvim=..., else the environment's
+   * NVIMPAM_TEST_NVIM (set when a test runs outside Maven, e.g. from an IDE), else "nvim".
+   */
   public static String executable() {
-    return System.getProperty("nvimpam.nvim", "nvim");
+    String property = System.getProperty("nvimpam.nvim", "");
+    if (!property.isBlank()) {
+      return property;
+    }
+    String env = System.getenv("NVIMPAM_TEST_NVIM");
+    return env == null || env.isBlank() ? "nvim" : env;
   }
 
   /** The repository root, holding lua/, autoload/ and target/. */

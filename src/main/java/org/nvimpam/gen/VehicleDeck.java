@@ -1,6 +1,6 @@
-package org.nvimpam.bench;
+package org.nvimpam.gen;
 
-import static org.nvimpam.bench.DeckLineWriter.ascii;
+import static org.nvimpam.gen.DeckLineWriter.ascii;
 
 import java.io.IOException;
 import java.util.Arrays;

@@ -1,4 +1,4 @@
-package org.nvimpam.bench;
+package org.nvimpam.gen;
 
 import java.io.IOException;
 import java.io.OutputStream;

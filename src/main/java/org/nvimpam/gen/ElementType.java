@@ -1,4 +1,4 @@
-package org.nvimpam.bench;
+package org.nvimpam.gen;
 
 /**
  * The element cards the generator writes: the 8-byte header, how many node ids the header line

@@ -1,4 +1,4 @@
-package org.nvimpam.bench;
+package org.nvimpam.gen;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

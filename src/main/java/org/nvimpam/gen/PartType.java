@@ -1,4 +1,4 @@
-package org.nvimpam.bench;
+package org.nvimpam.gen;
 
 /**
  * The PART types the generator writes: the ATYPE word, the type-specific lines of FOLDS.md §5.5

@@ -112,6 +112,10 @@ public final class BenchCommand implements Callable<Integer> {
       + " arriving at the JVM to Neovim's folds matching (row live-edit; no debounce).")
   private boolean live;
 
+  @Option(names = "--floor-row", description = "Also report the floor as a row, named after the way it was measured"
+      + " (floor: execute-list, ...).")
+  private boolean floorRow;
+
   @Option(names = "--peers", description = "Also run pynvim and the Node client doing the same strategies the obvious"
       + " way (bench/peers/ of a checkout; the Node client needs `npm install` there). Rows are named PEER STRATEGY.")
   private boolean peers;
@@ -218,7 +222,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
     try {
       return new BenchRunner.Settings(names, warmup, runs, compat ? FoldOptions.COMPATIBLE : FoldOptions.GENERIC, live,
-          peerList);
+          peerList, floorRow);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage() + " (or: all)");
     }

@@ -211,7 +211,8 @@ function M.prepare(plan)
   for _, w in ipairs(saved) do
     st.wins[w.win] = true
   end
-  st.tick = api.nvim_buf_get_changedtick(buf)
+  -- Applied only once finish() says so: a refresh cut short (the JVM gone) is not passed off as done.
+  st.tick, st.pending_tick = nil, api.nvim_buf_get_changedtick(buf)
   st.saved, st.origin = saved, api.nvim_get_current_win()
   track_edits(buf, st)
   local wins = {}
@@ -264,6 +265,9 @@ function M.finish(buf, failed)
     api.nvim_set_current_win(st.origin)
   end
   st.saved, st.origin = nil, nil
+  if not failed then
+    st.tick = st.pending_tick
+  end
 end
 
 -- Creates the plan's folds in the current window. An error names the fold, counted from 1 in

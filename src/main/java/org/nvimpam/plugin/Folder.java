@@ -7,6 +7,7 @@ import org.nvimpam.fold.FoldParser;
 import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Nvim;
+import org.nvimpam.strategy.FoldStrategyException;
 import org.nvimpam.strategy.LiveRefold;
 
 /** Folds a buffer once: its current lines from Neovim, a full parse, a push with the strategy. */
@@ -41,15 +42,17 @@ final class Folder {
   }
 
   /**
-   * Pushes a plan computed elsewhere (live folding) and records it like a fold. With {@code
-   * changedtick >= 0} the plan is the buffer's at that changedtick and only the folds that differ
-   * from Neovim's are changed ({@link LiveRefold}); with -1 the configured strategy applies it whole.
+   * Pushes a plan computed elsewhere (live folding), the buffer's folds at {@code changedtick}, and
+   * records it like a fold. With {@code whole} the configured strategy applies it whole; otherwise
+   * only the folds that differ from Neovim's are changed ({@link LiveRefold}). A whole plan that
+   * fails because the buffer changed after it was computed is skipped, not reported: the refold of
+   * that change follows.
    */
-  FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, long changedtick) {
+  FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, long changedtick, boolean whole) {
     Settings s = settings.get();
     long t0 = System.nanoTime();
     String how = s.strategy();
-    if (changedtick >= 0) {
+    if (!whole && changedtick >= 0) {
       LiveRefold.Result r = exclusively(() -> LiveRefold.apply(nvim, buffer, plan, changedtick));
       how = switch (r.outcome()) {
         case CHANGED -> "refold of " + r.folds() + " folds";
@@ -57,9 +60,28 @@ final class Folder {
         case STALE -> "stale, skipped";
       };
     } else {
-      apply(s, buffer, plan);
+      try {
+        apply(s, buffer, plan);
+      } catch (FoldStrategyException e) {
+        if (!changedSince(buffer, changedtick)) {
+          throw e;
+        }
+        how = "stale, skipped";
+      }
     }
     return record(new FoldSummary(buffer.id(), lines, plan.size(), 0, parseMs, (System.nanoTime() - t0) / 1e6, how));
+  }
+
+  /** Whether the buffer's changedtick moved past {@code changedtick}; false when that is unknown. */
+  private boolean changedSince(Buffer buffer, long changedtick) {
+    if (changedtick < 0) {
+      return false;
+    }
+    try {
+      return nvim.bufChangedtick(buffer).join() != changedtick;
+    } catch (java.util.concurrent.CompletionException gone) {
+      return false; // e.g. the buffer was wiped: the push's own failure says what happened
+    }
   }
 
   private void apply(Settings s, Buffer buffer, FoldPlan plan) {

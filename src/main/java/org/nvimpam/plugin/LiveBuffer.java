@@ -34,10 +34,11 @@ final class LiveBuffer implements BufferListener {
     boolean userIsTyping();
 
     /**
-     * Pushes {@code plan}, the buffer's folds at {@code changedtick}; -1 when the plan must be applied
-     * whole (:NvimpamFold, a new window), not refolded from what Neovim holds.
+     * Pushes {@code plan}, the buffer's folds at {@code changedtick} (-1 before the first event
+     * with one). With {@code whole} (the first push, :NvimpamFold, a new window) the configured
+     * strategy applies it whole; otherwise only the folds that differ from Neovim's are changed.
      */
-    FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, long changedtick);
+    FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, long changedtick, boolean whole);
 
     void detached(LiveBuffer buffer);
 
@@ -175,9 +176,11 @@ final class LiveBuffer implements BufferListener {
     int lines;
     double parse;
     long tick;
+    boolean whole;
     synchronized (this) {
       snapshot = changes;
-      tick = pushed == null || now ? -1 : changedtick;
+      tick = changedtick;
+      whole = pushed == null || now;
       if (!now && snapshot == pushedChanges) {
         return null;
       }
@@ -200,7 +203,7 @@ final class LiveBuffer implements BufferListener {
         return null; // stale: a newer change is already scheduled
       }
     }
-    FoldSummary summary = host.push(buffer, lines, folds.plan(host.oneLineFolds()), parse, tick);
+    FoldSummary summary = host.push(buffer, lines, folds.plan(host.oneLineFolds()), parse, tick, whole);
     synchronized (this) {
       pushed = folds;
       pushedChanges = snapshot;

@@ -228,8 +228,9 @@ public final class PluginHost {
       }
 
       @Override
-      public FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, long changedtick) {
-        return folder.push(buffer, lines, plan, parseMs, changedtick);
+      public FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, long changedtick,
+          boolean whole) {
+        return folder.push(buffer, lines, plan, parseMs, changedtick, whole);
       }
 
       @Override

@@ -12,7 +12,7 @@ import org.nvimpam.rpc.NvimErrorEvent;
 import org.nvimpam.rpc.NvimErrorException;
 
 /**
- * {@code nvim_command} notifications of {@code S,Efold} commands: one fold each ({@code
+ * Notifications of {@code S,Efold} commands, each run by {@code win_execute()} in its window: one fold each ({@code
  * per-command}) or a bounded {@code |}-chain of them ({@code pipe}: Neovim moves the rest of the
  * line after every command of a chain, so one unbounded line is quadratic). Neovim sends no reply
  * to a notification, and the notifications of about {@value #BATCH} folds leave in one write, so
@@ -31,6 +31,8 @@ final class NotifiedCommandsStrategy implements FoldStrategy {
   static final int DEFAULT_CHUNK = 100;
   /** Folds per write: Neovim starts on the first batch while the next is encoded. */
   static final int BATCH = 1000;
+  /** Writes per window; the JVM waits for the window before last to be done before sending more. */
+  static final int WINDOW = 8;
 
   private final String name;
   private final int chunk;
@@ -56,21 +58,34 @@ final class NotifiedCommandsStrategy implements FoldStrategy {
       NvimErrorEvent before = last(nvim.rpc().errorEvents());
       FoldCommands commands = new FoldCommands();
       for (long window : windows) {
-        nvim.rpc().notify("nvim_command", out -> {
-          out.packArrayHeader(1);
-          out.packString("noautocmd call win_gotoid(" + window + ")");
-        });
         int perWrite = Math.max(1, BATCH / chunk) * chunk;
-        for (int from = 0; from < plan.size(); from += perWrite) {
+        CompletableFuture<?> previousWindow = null;
+        for (int from = 0, writes = 0; from < plan.size(); from += perWrite, writes++) {
+          if (writes > 0 && writes % WINDOW == 0) {
+            // At most two windows queued in Neovim: its other clients (a UI's keys) get their turn.
+            CompletableFuture<?> ack = nvim.call("nvim_eval", out -> {
+              out.packArrayHeader(1);
+              out.packString("0");
+            }, Decoders.nil());
+            if (previousWindow != null) {
+              previousWindow.join();
+            }
+            previousWindow = ack;
+          }
           int first = from;
           int to = Math.min(plan.size(), from + perWrite);
           // The first notification's params, then the others whole, back to back: one write.
-          nvim.rpc().notify("nvim_command", out -> {
+          // win_execute() targets the window by id: should it close meanwhile, the commands fail
+          // instead of folding whatever window is current then.
+          nvim.rpc().notify("nvim_call_function", out -> {
             for (int i = first; i < to; i += chunk) {
               if (i > first) {
-                out.packArrayHeader(3).packInt(2).packString("nvim_command");
+                out.packArrayHeader(3).packInt(2).packString("nvim_call_function");
               }
-              out.packArrayHeader(1);
+              out.packArrayHeader(2);
+              out.packString("win_execute");
+              out.packArrayHeader(2);
+              out.packLong(window);
               commands.packJoined(out, plan, i, Math.min(to, i + chunk));
             }
           });
@@ -105,7 +120,11 @@ final class NotifiedCommandsStrategy implements FoldStrategy {
   private FoldStrategyException again(Nvim nvim, List<Long> windows, FoldPlan plan) {
     FoldCommands commands = new FoldCommands();
     for (long window : windows) {
-      nvim.command("noautocmd call win_gotoid(" + window + ") | normal! zE").join();
+      Object found = nvim.eval("win_gotoid(" + window + ")").join();
+      if (!(found instanceof Number ok) || ok.longValue() != 1) {
+        continue; // closed meanwhile: nothing to fold there
+      }
+      nvim.command("normal! zE").join();
       List<CompletableFuture<?>> replies = new ArrayList<>();
       for (int i = 0; i < plan.size(); i++) {
         int fold = i;

@@ -78,3 +78,23 @@ endfunction
 function! nvimpam#strategies(...) abort
   return join(luaeval('require("nvimpam.config").strategies'), "\n")
 endfunction
+
+" The manifest's commands hold the channel of the JVM that first served them (see
+" remote#define#CommandOnChannel). When that JVM exits, lua/nvimpam/host.lua calls this: the host
+" and its commands go back to starting a JVM on first use. Commands setup() defined stay.
+function! nvimpam#rplugin_reset() abort
+  call remote#host#Register('java', '*.nvimpam', function('nvimpam#rplugin_host'))
+  let l:defined = nvim_get_commands({})
+  for l:plugin in remote#host#PluginsForHost('java')
+    if l:plugin.path !~# '\.nvimpam$'
+      continue
+    endif
+    for l:spec in l:plugin.specs
+      let l:cmd = get(l:defined, l:spec.name, {})
+      if l:spec.type ==# 'command' && (empty(l:cmd) || stridx(l:cmd.definition, l:plugin.path) >= 0)
+        call remote#define#CommandOnHost('java', l:plugin.path . ':command:' . l:spec.name, l:spec.sync,
+              \ l:spec.name, l:spec.opts)
+      endif
+    endfor
+  endfor
+endfunction

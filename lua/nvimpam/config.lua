@@ -1,36 +1,79 @@
--- nvimpam's options: defaults, validation, and the part the JVM needs.
+-- nvimpam's options: defaults, validation, and the part the JVM needs. This module owns the
+-- configuration: the JVM only ever receives it (at its start and after every change), so a
+-- restarted JVM gets the user's current choices.
 local M = {}
 
-M.strategies = { 'per-command', 'call-atomic', 'pipe', 'lua', 'viml' }
+--- lua/nvimpam/contract.properties, which the JVM reads too: strategy names, the defaults of the
+--- options the JVM acts on, and the shape of errors. Returns key -> string value.
+function M.contract()
+  if M._contract then
+    return M._contract
+  end
+  local dir = debug.getinfo(1, 'S').source:sub(2):match('^(.*)[/\\]') or '.'
+  local c = {}
+  for _, line in ipairs(vim.fn.readfile(dir .. '/contract.properties')) do
+    local key, value = line:match('^%s*([%w_.]+)%s*=%s*(.-)%s*$')
+    if key and not line:match('^%s*#') then
+      c[key] = value
+    end
+  end
+  M._contract = c
+  return c
+end
 
+local function list(s)
+  return vim.split(s, '%s*,%s*')
+end
+
+local function typed(s)
+  if s == 'true' or s == 'false' then
+    return s == 'true'
+  end
+  return tonumber(s) or s
+end
+
+M.strategies = list(M.contract().strategies)
+
+--- The options the JVM acts on (their names and defaults come from the contract).
+M.jvm_options = {}
 M.defaults = {
-  strategy = 'lua', -- fastest on the benchmark (README); see :NvimpamFoldBench for your deck
   java = nil, -- path to java; default $JAVA_HOME/bin/java, then java on $PATH
   jar = nil, -- default <plugin root>/target/nvimpam.jar
   jvm_args = {}, -- extra JVM options, e.g. { '-Xmx4g' } for decks of tens of millions of lines
-  generic_cards = true, -- fold cards nvimpam does not know (MATER, CNTAC, …); false = compatible mode
-  one_line_folds = false, -- also send folds of a single line
   auto_attach = true, -- fold pamcrash buffers when opened and keep them folded while editing
   live = true, -- refold while editing (with auto_attach, or after :NvimpamFoldAttach)
-  debounce_ms = 100, -- wait this long after the last change before refolding
-  notify_lines = 200000, -- report lines, folds and time for decks at least this long
+  timeout_ms = 60000, -- how long a command waits for the JVM (a 10M-line deck folds in ~10 s)
 }
+for key, value in pairs(M.contract()) do
+  local name = key:match('^option%.(.+)$')
+  if name then
+    M.jvm_options[#M.jvm_options + 1] = name
+    M.defaults[name] = typed(value)
+  end
+end
+table.sort(M.jvm_options)
 
-local current = vim.deepcopy(M.defaults)
+-- Option name -> { type, optional }: the type of its default, except for these.
+local types = { java = { 'string', true }, jar = { 'string', true } }
+for key, default in pairs(M.defaults) do
+  types[key] = types[key] or { type(default) }
+end
 
-local function check(opts)
-  require('nvimpam.compat').validate({
-    strategy = { opts.strategy, 'string' },
-    java = { opts.java, 'string', true },
-    jar = { opts.jar, 'string', true },
-    jvm_args = { opts.jvm_args, 'table' },
-    generic_cards = { opts.generic_cards, 'boolean' },
-    one_line_folds = { opts.one_line_folds, 'boolean' },
-    auto_attach = { opts.auto_attach, 'boolean' },
-    live = { opts.live, 'boolean' },
-    debounce_ms = { opts.debounce_ms, 'number' },
-    notify_lines = { opts.notify_lines, 'number' },
-  })
+local function check(opts, given)
+  for key in pairs(given) do
+    if not types[key] then
+      local keys = vim.tbl_keys(types)
+      table.sort(keys)
+      error(string.format("nvimpam: unknown option '%s'; valid options: %s", tostring(key),
+        table.concat(keys, ', ')), 0)
+    end
+  end
+  for key, t in pairs(types) do
+    local v = opts[key]
+    if not (v == nil and t[2]) and type(v) ~= t[1] then
+      error(string.format('nvimpam: option %s: expected %s, got %s', key, t[1], vim.inspect(v)), 0)
+    end
+  end
   M.check_strategy(opts.strategy)
 end
 
@@ -42,45 +85,47 @@ function M.check_strategy(name)
   end
 end
 
--- Whether the strategy was chosen in setup() or by :NvimpamFoldStrategy; otherwise
--- g:nvimpam_strategy, read on every use, picks it.
-local strategy_chosen = false
+local current = nil
 
---- Merges user options over the defaults.
-function M.set(opts)
+-- g:nvimpam_strategy is read here only, when the options are set (by setup(), or on first use
+-- without setup(), e.g. by the rplugin manifest's commands): it picks the strategy when setup()
+-- names none.
+local function merged(opts)
   opts = opts or {}
-  local merged = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), opts)
-  strategy_chosen = opts.strategy ~= nil
-  check(merged)
-  current = merged
+  local m = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), opts)
+  if opts.strategy == nil and vim.g.nvimpam_strategy ~= nil then
+    m.strategy = vim.g.nvimpam_strategy
+  end
+  check(m, opts)
+  return m
+end
+
+--- Merges user options over the defaults; raises an error naming the valid keys for a bad one.
+function M.set(opts)
+  current = merged(opts)
   return current
 end
 
 function M.set_strategy(name)
   M.check_strategy(name)
-  current.strategy = name
-  strategy_chosen = true
+  M.get().strategy = name
 end
 
 function M.get()
-  local g = vim.g.nvimpam_strategy
-  if not strategy_chosen and g ~= nil and g ~= current.strategy then
-    M.check_strategy(g)
-    current.strategy = g
+  if not current then
+    current = merged({})
   end
   return current
 end
 
---- The options the JVM acts on, sent once when it starts and again when they change.
+--- The options the JVM acts on, sent when it starts and again when they change.
 function M.for_jvm()
   local c = M.get()
-  return {
-    strategy = c.strategy,
-    generic_cards = c.generic_cards,
-    one_line_folds = c.one_line_folds,
-    debounce_ms = c.debounce_ms,
-    notify_lines = c.notify_lines,
-  }
+  local out = {}
+  for _, name in ipairs(M.jvm_options) do
+    out[name] = c[name]
+  end
+  return out
 end
 
 return M

@@ -6,7 +6,7 @@ local health = vim.health or require('health')
 local start = health.start or health.report_start
 local ok = health.ok or health.report_ok
 local warn = health.warn or health.report_warn
-local error = health.error or health.report_error
+local report_error = health.error or health.report_error
 local info = health.info or health.report_info
 
 -- call-atomic is made of nvim_call_atomic, deprecated since 0.10 and kept on purpose.
@@ -27,7 +27,7 @@ function M.check()
   local v = vim.version()
   local nvim_version = string.format('%d.%d.%d', v.major, v.minor, v.patch)
   if v.major == 0 and v.minor < 7 then
-    error('Neovim ' .. nvim_version .. ' is too old', { 'nvimpam needs Neovim 0.7 or newer' })
+    report_error('Neovim ' .. nvim_version .. ' is too old', { 'nvimpam needs Neovim 0.7 or newer' })
   else
     ok('Neovim ' .. nvim_version)
   end
@@ -35,9 +35,9 @@ function M.check()
   local java = host.java()
   local major, why = host.java_version(java)
   if not major then
-    error(why, { 'Install a JDK 17 or newer, or set java = "/path/to/java" in setup()' })
+    report_error(why, { 'Install a JDK 17 or newer, or set java = "/path/to/java" in setup()' })
   elseif major < 17 then
-    error('Java ' .. major .. ' at ' .. vim.fn.exepath(java) .. ' is too old', { 'nvimpam needs Java 17 or newer' })
+    report_error('Java ' .. major .. ' at ' .. vim.fn.exepath(java) .. ' is too old', { 'nvimpam needs Java 17 or newer' })
   else
     ok('Java ' .. major .. ' at ' .. vim.fn.exepath(java))
   end
@@ -46,30 +46,29 @@ function M.check()
   if require('nvimpam.compat').uv.fs_stat(jar) then
     ok('jar: ' .. jar)
   else
-    error('no jar at ' .. jar, { 'Build it: cd ' .. host.root() .. ' && ./mvnw -q package -DskipTests' })
+    report_error('no jar at ' .. jar, { 'Build it: cd ' .. host.root() .. ' && ./mvnw -q package -DskipTests' })
   end
 
   local strategy = config.get().strategy
   if strategy == 'call-atomic' and not M.has_api_function('nvim_call_atomic') then
-    error('strategy call-atomic needs nvim_call_atomic, which this Neovim no longer has',
+    report_error('strategy call-atomic needs nvim_call_atomic, which this Neovim no longer has',
       { "Choose another: :NvimpamFoldStrategy lua (the default), or pipe" })
   elseif pcall(config.check_strategy, strategy) then
     ok('strategy: ' .. strategy)
   else
-    error('unknown strategy ' .. tostring(strategy), { 'Valid names: ' .. table.concat(config.strategies, ', ') })
+    report_error('unknown strategy ' .. tostring(strategy), { 'Valid names: ' .. table.concat(config.strategies, ', ') })
   end
 
   if major and major >= 17 and require('nvimpam.compat').uv.fs_stat(jar) then
-    local chan, err = host.channel()
-    if not chan then
-      error('the JVM did not start: ' .. tostring(err))
+    -- The only way to know the JVM works is to ask it: this check starts it when it is not
+    -- running (it then serves this Neovim's decks, as it would on first use).
+    local was_running = host.running()
+    local answered, reply = pcall(host.wait, 'info', {}, 'the health check')
+    local how = was_running and 'was running' or 'started by this check'
+    if answered then
+      ok(string.format('JVM %s (pid %s) and answers: %s', how, tostring(host.pid()), tostring(reply.lines[1])))
     else
-      local answered, reply = pcall(vim.fn.rpcrequest, chan, 'poll')
-      if answered and reply == 'ok' then
-        ok('JVM started (pid ' .. tostring(host.pid()) .. ') and answers')
-      else
-        error('the JVM does not answer: ' .. tostring(reply))
-      end
+      report_error('the JVM does not answer: ' .. tostring(reply))
     end
   else
     warn('JVM not started: fix the errors above first')

@@ -24,28 +24,104 @@ local function bufnr(buf)
   return (buf == nil or buf == 0) and api.nvim_get_current_buf() or buf
 end
 
---- Folds a buffer now; returns when the folds are in place. Returns the JVM's summary.
-function M.fold(buf)
-  buf = bufnr(buf)
-  local summary = host.request('nvimpam_fold', buf)
-  if summary.lines >= config.get().notify_lines then
+-- An error value (or string) as a notification, unless the user has seen it already.
+local function report(e)
+  e = host.as_error(e)
+  if not e.reported then
+    err(tostring(e))
+  end
+end
+
+local function report_scheduled(e)
+  vim.schedule(function()
+    report(e)
+  end)
+end
+
+local function notify_summary(summary)
+  if summary and summary.lines >= config.get().notify_lines then
     info(summary.message)
   end
+end
+
+--- Folds a buffer now; returns when the folds are in place, with the JVM's summary. Waits at
+--- most timeout_ms; raises an error value (tostring() gives the message) otherwise.
+function M.fold(buf)
+  buf = bufnr(buf)
+  local summary = host.wait('fold', { buf }, ':NvimpamFold', buf)
+  notify_summary(summary)
   return summary
 end
 
---- Starts live folding: the buffer is folded now and again after every change.
+-- Background folding (a deck that opens, with live = false): nothing waits for it.
+local function fold_async(buf)
+  host.call('fold', { buf }, function(e, summary)
+    vim.schedule(function()
+      if e then
+        report(e)
+      else
+        notify_summary(summary)
+      end
+    end)
+  end, buf)
+end
+
+local function attached_now(buf)
+  attached[buf] = true
+  host.serving(buf, true)
+end
+
+--- Starts live folding: the buffer is folded now and again after every change. Returns when the
+--- folds are in place (waits at most timeout_ms).
 function M.attach(buf)
   buf = bufnr(buf)
-  host.request('nvimpam_attach', buf)
-  attached[buf] = true
+  local summary = host.wait('attach', { buf }, ':NvimpamFoldAttach', buf)
+  attached_now(buf)
+  if type(summary) == 'table' then
+    notify_summary(summary)
+  end
+end
+
+-- Background attach (a deck that opens, a reload, a restarted JVM): the folds appear when the
+-- JVM has them, and the user goes on meanwhile.
+local function attach_async(buf)
+  host.serving(buf, true)
+  host.call('attach', { buf }, function(e, summary)
+    if e then
+      host.serving(buf, false)
+      report_scheduled(e)
+    else
+      attached_now(buf)
+      if type(summary) == 'table' then
+        vim.schedule(function()
+          notify_summary(summary)
+        end)
+      end
+    end
+  end, buf)
 end
 
 function M.detach(buf)
   buf = bufnr(buf)
   attached[buf] = nil
+  host.serving(buf, false)
   if host.running() then
-    host.request('nvimpam_detach', buf)
+    host.call('detach', { buf }, function(e)
+      if e then
+        report_scheduled(e)
+      end
+    end, buf)
+  end
+end
+
+-- Sends the options to a running JVM; a new one gets them when it starts.
+local function send_options()
+  if host.running() then
+    host.call('setup', { config.for_jvm() }, function(e)
+      if e then
+        report_scheduled(e)
+      end
+    end)
   end
 end
 
@@ -55,16 +131,14 @@ function M.strategy(name)
     return config.get().strategy
   end
   config.set_strategy(name)
-  if host.running() then
-    host.request('nvimpam_setup', config.for_jvm())
-  end
+  send_options()
   return name
 end
 
 --- What :NvimpamFoldInfo shows, as a list of lines.
 function M.info_lines()
   if host.running() then
-    return host.request('nvimpam_info').lines
+    return host.wait('info', {}, ':NvimpamFoldInfo').lines
   end
   local lines = { 'nvimpam: JVM not running (starts on first use)', '  strategy: ' .. config.get().strategy,
     '  jar: ' .. host.jar() }
@@ -76,7 +150,8 @@ end
 
 --- Runs every strategy on a buffer; returns the rows and the table :NvimpamFoldBench shows.
 function M.bench(buf)
-  return host.request('nvimpam_bench', bufnr(buf))
+  buf = bufnr(buf)
+  return host.wait('bench', { buf }, ':NvimpamFoldBench', buf)
 end
 
 local function echo_lines(lines)
@@ -87,47 +162,135 @@ local function echo_lines(lines)
   api.nvim_echo(chunks, true, {})
 end
 
--- Runs f and turns its error into a notification: commands never end in a Lua traceback.
-local function guarded(f)
-  return function(opts)
-    local ok, e = pcall(f, opts)
-    if not ok then
-      err(e)
+-- Every command, defined once: setup() makes user commands of them, and the rplugin manifest
+-- (:UpdateRemotePlugins) gets them from manifest_specs(). Both routes end in M.command().
+M.commands = {
+  {
+    name = 'NvimpamFold',
+    desc = 'nvimpam: fold the current buffer now',
+    run = function(o)
+      M.fold(o.buf)
+    end,
+  },
+  {
+    name = 'NvimpamFoldStrategy',
+    nargs = '?',
+    complete = 'custom,nvimpam#strategies',
+    desc = 'nvimpam: show or switch the fold strategy',
+    run = function(o)
+      local name = M.strategy(o.args)
+      if o.args == '' then
+        echo_lines({ 'nvimpam strategy: ' .. name })
+      end
+    end,
+  },
+  {
+    name = 'NvimpamFoldAttach',
+    desc = 'nvimpam: fold the current buffer live while editing',
+    run = function(o)
+      M.attach(o.buf)
+    end,
+  },
+  {
+    name = 'NvimpamFoldDetach',
+    desc = 'nvimpam: stop live folding of the current buffer',
+    run = function(o)
+      M.detach(o.buf)
+    end,
+  },
+  {
+    name = 'NvimpamFoldInfo',
+    desc = 'nvimpam: version, JVM, strategy, buffers, last timings',
+    run = function()
+      echo_lines(M.info_lines())
+    end,
+  },
+  {
+    name = 'NvimpamFoldBench',
+    desc = 'nvimpam: time every fold strategy on the current buffer',
+    run = function(o)
+      echo_lines(M.bench(o.buf).lines)
+    end,
+  },
+}
+
+local by_name = {}
+for _, c in ipairs(M.commands) do
+  by_name[c.name] = c
+end
+
+-- Manifest commands on their way through the JVM, by ticket: a JVM that never passes one on
+-- (stopped, hung) gets a message instead of silence.
+local in_flight = {}
+local next_ticket = 0
+
+--- Runs command `name` with its arguments (a list, as <f-args>); `ctx.buf` is the buffer it was
+--- given in. The one entry point of setup()'s commands and the rplugin manifest's. Errors become
+--- notifications.
+function M.command(name, fargs, ctx)
+  ctx = type(ctx) == 'table' and ctx or {}
+  if ctx.ticket then
+    in_flight[ctx.ticket] = nil
+  end
+  local c = by_name[name]
+  local run = function()
+    if not c then
+      error(host.error('bad_argument', 'no command ' .. tostring(name)), 0)
     end
+    local args = type(fargs) == 'table' and table.concat(fargs, ' ') or ''
+    local buf = tonumber(ctx.buf)
+    c.run({ args = args, fargs = type(fargs) == 'table' and fargs or {}, buf = buf and buf > 0 and buf or 0 })
+  end
+  local function guarded()
+    local ok, e = pcall(run)
+    if not ok then
+      report(e)
+    end
+  end
+  if ctx.ticket then
+    vim.schedule(guarded) -- from the JVM's message: run at the top level, not inside its handler
+  else
+    guarded()
   end
 end
 
-local function define_commands()
-  local cmd = api.nvim_create_user_command
-  cmd('NvimpamFold', guarded(function()
-    M.fold(0)
-  end), { desc = 'nvimpam: fold the current buffer now' })
-  cmd('NvimpamFoldStrategy', guarded(function(o)
-    local name = M.strategy(o.args)
-    if o.args == '' then
-      echo_lines({ 'nvimpam strategy: ' .. name })
+--- The spec's `eval` of a manifest command: the buffer it runs in, and a ticket that expects the
+--- command back from the JVM within timeout_ms.
+function M.manifest_sent(name)
+  next_ticket = next_ticket + 1
+  local ticket = next_ticket
+  in_flight[ticket] = true
+  local ms = config.get().timeout_ms
+  vim.defer_fn(function()
+    if in_flight[ticket] then
+      in_flight[ticket] = nil
+      local pid = host.pid()
+      err(string.format('nvimpam: :%s got no answer from the JVM%s within %.1f s', name,
+        pid and (' (pid ' .. pid .. ')') or '', ms / 1000))
     end
-  end), {
-    nargs = '?',
-    complete = function(lead)
-      return vim.tbl_filter(function(n)
-        return n:sub(1, #lead) == lead
-      end, config.strategies)
-    end,
-    desc = 'nvimpam: show or switch the fold strategy',
-  })
-  cmd('NvimpamFoldAttach', guarded(function()
-    M.attach(0)
-  end), { desc = 'nvimpam: fold the current buffer live while editing' })
-  cmd('NvimpamFoldDetach', guarded(function()
-    M.detach(0)
-  end), { desc = 'nvimpam: stop live folding of the current buffer' })
-  cmd('NvimpamFoldInfo', guarded(function()
-    echo_lines(M.info_lines())
-  end), { desc = 'nvimpam: version, JVM, strategy, buffers, last timings' })
-  cmd('NvimpamFoldBench', guarded(function()
-    echo_lines(M.bench(0).lines)
-  end), { desc = 'nvimpam: time every fold strategy on the current buffer' })
+  end, ms)
+  return { buf = api.nvim_get_current_buf(), ticket = ticket }
+end
+
+--- The rplugin manifest's view of M.commands, for the JVM's answer to `specs`: asynchronous, so
+--- that a busy JVM never blocks Neovim.
+function M.manifest_specs()
+  local specs = {}
+  for _, c in ipairs(M.commands) do
+    local opts = { eval = string.format("v:lua.require'nvimpam'.manifest_sent('%s')", c.name) }
+    opts.nargs = c.nargs
+    opts.complete = c.complete
+    specs[#specs + 1] = { type = 'command', name = c.name, sync = 0, opts = opts }
+  end
+  return specs
+end
+
+local function define_commands()
+  for _, c in ipairs(M.commands) do
+    api.nvim_create_user_command(c.name, function(o)
+      M.command(c.name, o.fargs, { buf = api.nvim_get_current_buf() })
+    end, { nargs = c.nargs or 0, complete = c.complete, desc = c.desc })
+  end
 end
 
 -- Folds a buffer that was just read, once Neovim is done with it: while it is still reading,
@@ -135,7 +298,7 @@ end
 local function fold_when_read(buf, action)
   vim.schedule(function()
     if api.nvim_buf_is_loaded(buf) then
-      guarded(action)(buf)
+      action(buf)
     end
   end)
 end
@@ -143,7 +306,7 @@ end
 local function on_filetype(args)
   local c = config.get()
   if c.auto_attach then
-    fold_when_read(args.buf, c.live and M.attach or M.fold)
+    fold_when_read(args.buf, c.live and attach_async or fold_async)
   end
 end
 
@@ -162,7 +325,9 @@ end
 local function define_autocmds()
   group = api.nvim_create_augroup('nvimpam', { clear = true })
   api.nvim_create_autocmd('FileType', { group = group, pattern = 'pamcrash', callback = on_filetype })
-  -- Live refreshes wait while the user types; this brings the waiting one.
+  -- Live refreshes wait while the user types (the JVM tracks the mode from these two); InsertLeave
+  -- brings the waiting one.
+  forward('InsertEnter', 'nvimpam_insert_enter')
   forward('InsertLeave', 'nvimpam_insert_leave')
   -- :edit! detaches Neovim's buffer updates; FileType attaches again with auto_attach, this
   -- covers buffers attached by hand.
@@ -170,7 +335,7 @@ local function define_autocmds()
     group = group,
     callback = function(args)
       if attached[args.buf] and not (config.get().auto_attach and vim.bo[args.buf].filetype == 'pamcrash') then
-        fold_when_read(args.buf, M.attach)
+        fold_when_read(args.buf, attach_async)
       end
     end,
   })
@@ -180,6 +345,7 @@ local function define_autocmds()
     group = group,
     callback = function(args)
       attached[args.buf] = nil
+      host.serving(args.buf, false)
     end,
   })
   api.nvim_create_autocmd('VimLeavePre', { group = group, callback = host.stop })
@@ -189,9 +355,10 @@ end
 host.on_restart(function()
   for buf in pairs(attached) do
     if api.nvim_buf_is_loaded(buf) then
-      guarded(M.attach)(buf)
+      attach_async(buf)
     else
       attached[buf] = nil
+      host.serving(buf, false)
     end
   end
 end)
@@ -199,11 +366,10 @@ end)
 --- Configures nvimpam and defines its commands. Safe to call again with other options.
 function M.setup(opts)
   config.set(opts)
+  require('nvimpam.filestate').track() -- what each deck's file was when read: the JVM's disk fast path
   define_commands()
   define_autocmds()
-  if host.running() then
-    host.request('nvimpam_setup', config.for_jvm())
-  end
+  send_options()
   -- Buffers opened before setup() ran (e.g. `nvim deck.pc` with a lazy plugin manager).
   for _, buf in ipairs(api.nvim_list_bufs()) do
     if api.nvim_buf_is_loaded(buf) and vim.bo[buf].filetype == 'pamcrash' then

@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import org.nvimpam.deck.Deck;
 import org.nvimpam.deck.Lines;
 import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.fold.FoldParser;
@@ -164,11 +165,11 @@ public final class BenchRunner {
     int warmup = settings.warmup();
     int runs = settings.runs();
     double[] getLines = new double[runs];
-    Lines lines = null;
+    Deck lines = null;
     progress.step("get lines");
     for (int r = -warmup; r < runs; r++) {
       long t0 = System.nanoTime();
-      lines = nvim.bufGetAllLines(buffer);
+      lines = nvim.bufGetDeck(buffer);
       record(getLines, r, t0);
     }
     double[] parse = new double[runs];
@@ -228,7 +229,7 @@ public final class BenchRunner {
     }
     List<BenchResult> results = new ArrayList<>();
     for (StrategyTimer.Timing t : timings) {
-      results.add(new BenchResult(deck, lines.count(), bytes, plan.size(), getLinesMs, parseMs, t.strategy(),
+      results.add(new BenchResult(deck, lines.lineCount(), bytes, plan.size(), getLinesMs, parseMs, t.strategy(),
           t.medianMs(), t.minMs(), t.maxMs(), t.bytesSent(), t.strategy().equals(LIVE_EDIT) ? Double.NaN : floorMs));
     }
     return results;

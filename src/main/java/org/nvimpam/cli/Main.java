@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = "Folding for PAM-CRASH input decks in Neovim.",
-    subcommands = {CommandLine.HelpCommand.class, ServeCommand.class, FoldsCommand.class, GenCommand.class, BenchCommand.class})
+    subcommands = {CommandLine.HelpCommand.class, ServeCommand.class, FoldsCommand.class, GenCommand.class, BenchCommand.class,
+      BenchOpenCommand.class, SoakCommand.class})
 public final class Main {
   private Main() {}
 

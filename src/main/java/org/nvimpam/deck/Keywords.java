@@ -21,7 +21,8 @@ import java.util.Locale;
  * The 63 known keywords of FOLDS.md §4 and their recognition on a line's bytes.
  *
  * <p>A keyword is identified by its id, {@code 0 <= id < COUNT}, its row in the table below.
- * Recognition looks at bytes 0–7 only, plus columns 17–24 for PART and 25–32 for RBODY.
+ * Recognition looks at bytes 0–7 only, plus columns 17–24 for PART and 25–32 for RBODY. Each row
+ * also holds the card's items, which fold's walker runs ({@link CardItem} says why they are here).
  */
 public final class Keywords {
   private Keywords() {}

@@ -25,7 +25,6 @@ final class CardWalker {
   }
 
   private final Deck deck;
-  private final byte[] a;
   private final int n;
 
   // The card being walked (§5.1): its end so far, the current line, flag c and count n.
@@ -36,7 +35,6 @@ final class CardWalker {
 
   CardWalker(Deck deck) {
     this.deck = deck;
-    this.a = deck.arena();
     this.n = deck.lineCount();
   }
 
@@ -48,26 +46,31 @@ final class CardWalker {
     return deck.start(i);
   }
 
+  /** The array holding line {@code i} (the deck's arena is segmented). */
+  byte[] a(int i) {
+    return deck.bytes(i);
+  }
+
   int len(int i) {
-    return LineBytes.contentLength(a, deck.start(i), deck.length(i));
+    return LineBytes.contentLength(deck.bytes(i), deck.start(i), deck.length(i));
   }
 
   boolean isComment(int i) {
-    return LineBytes.isComment(a, off(i), len(i));
+    return LineBytes.isComment(a(i), off(i), len(i));
   }
 
   /** Keyword id of line {@code i}, or -1. */
   int keyword(int i) {
-    return Keywords.of(a, off(i), len(i));
+    return Keywords.of(a(i), off(i), len(i));
   }
 
   /** Packed header word of line {@code i}, or 0 when it is not a card header line. */
   long headerWord(int i) {
-    return LineBytes.headerWord(a, off(i), len(i));
+    return LineBytes.headerWord(a(i), off(i), len(i));
   }
 
   boolean startsWith(int i, byte[] prefix) {
-    return LineBytes.startsWith(a, off(i), len(i), prefix);
+    return LineBytes.startsWith(a(i), off(i), len(i), prefix);
   }
 
   /** The first non-comment line at or after {@code i}, or the line count. */
@@ -84,11 +87,18 @@ final class CardWalker {
   /** Walks the known card whose header (keyword {@code id}) is line {@code h}; returns its end. */
   int walkCard(int id, int h) {
     CardItem[] items = ITEMS[id];
-    if (items.length == 0) return h; // most cards (NODE, SHELL) are their header line alone
+    // Most cards (NODE, SHELL) are their header line alone; this stays small enough to inline.
+    return items.length == 0 ? h : walkItems(items, h);
+  }
+
+  /** Applies a card's items from the line after its header {@code h} (§5.1); returns the card's end. */
+  private int walkItems(CardItem[] items, int h) {
     end = h;
     cur = nextNonComment(h + 1);
     c = false;
     count = 0;
+    // The stop check also runs before the items that read the header (PART, MTOCO): harmless, as a
+    // card whose next line stops it ends at its header whatever they find.
     for (CardItem item : items) {
       if (stopsCard(cur) || !apply(item, h)) break;
     }
@@ -108,7 +118,7 @@ final class CardWalker {
       case HEADER_SETS_C -> c = numberIn(h, item) == item.equals();
       case LINE -> consume();
       case LINE_SETS_C_AMP81 -> {
-        c = len(cur) > 80 && a[off(cur) + 80] == '&';
+        c = len(cur) > 80 && a(cur)[off(cur) + 80] == '&';
         consume();
       }
       case LINE_SETS_C -> {
@@ -160,8 +170,8 @@ final class CardWalker {
       consume();
       return;
     }
-    if (!gesSelection(cur)) return;
-    while (cur < n && gesSelection(cur)) consume();
+    if (!gesSelection(cur)) return; // an empty GES
+    do consume(); while (cur < n && gesSelection(cur));
     if (cur < n && gesEnd(cur)) consume();
   }
 
@@ -172,6 +182,7 @@ final class CardWalker {
   /** The END_PART line that ends a PART card (§5.5), or -1 when a keyword line or EOF comes first. */
   private int findEndPart(int h) {
     for (int i = h + 1; i < n; i++) {
+      byte[] a = a(i);
       int off = off(i);
       int len = len(i);
       if (LineBytes.isComment(a, off, len)) continue;
@@ -182,15 +193,15 @@ final class CardWalker {
   }
 
   private boolean gesEnd(int i) {
-    return LineBytes.isGesEnd(a, off(i), len(i));
+    return LineBytes.isGesEnd(a(i), off(i), len(i));
   }
 
   private boolean gesSelection(int i) {
-    return LineBytes.isGesSelection(a, off(i), len(i));
+    return LineBytes.isGesSelection(a(i), off(i), len(i));
   }
 
   private int number(int i, int from, int to) {
-    return LineBytes.number(a, off(i), len(i), from, to);
+    return LineBytes.number(a(i), off(i), len(i), from, to);
   }
 
   /**
@@ -200,6 +211,7 @@ final class CardWalker {
   int walkGeneric(int h, long word) {
     int end = h;
     for (int i = h + 1; i < n; i++) {
+      byte[] a = a(i);
       int off = off(i);
       int len = len(i);
       if (LineBytes.isComment(a, off, len)) continue;

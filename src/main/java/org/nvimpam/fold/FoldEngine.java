@@ -30,6 +30,13 @@ public final class FoldEngine {
     return folds;
   }
 
+  /** Takes over a deck loaded elsewhere (e.g. chunk by chunk from Neovim) and parses it. */
+  public FoldSet load(Deck loaded) {
+    deck = loaded;
+    folds = FoldParser.parse(deck, options, names);
+    return folds;
+  }
+
   /**
    * Replaces lines {@code first <= i < last} (0-based, old numbering) by {@code replacement} and
    * updates the folds; the result equals a full parse of the new buffer.
@@ -131,9 +138,5 @@ public final class FoldEngine {
 
   public Deck deck() {
     return deck;
-  }
-
-  public FoldOptions options() {
-    return options;
   }
 }

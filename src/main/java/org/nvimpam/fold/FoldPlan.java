@@ -97,12 +97,4 @@ public final class FoldPlan {
   public String[] names() {
     return names;
   }
-
-  /** The fold text of fold {@code i} (FOLDS.md §9). */
-  public String text(int i) {
-    String name = names[nameIndex(i)];
-    return level(i) == 1
-        ? FoldSet.level1Text(end(i) - start(i) + 1, name)
-        : FoldSet.level2Text(count(i), name);
-  }
 }

@@ -31,6 +31,11 @@ final class BufferEvents {
     listeners.remove(b.id());
   }
 
+  /** Removes {@code l} if it is still the one attached to {@code b}. */
+  void remove(Buffer b, BufferListener l) {
+    listeners.remove(b.id(), l);
+  }
+
   private void lines(MessageUnpacker in) throws IOException {
     params(in, 6, "nvim_buf_lines_event");
     Buffer buf = Decoders.buffer(ext).read(in);

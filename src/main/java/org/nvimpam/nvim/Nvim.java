@@ -1,7 +1,6 @@
 package org.nvimpam.nvim;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -9,7 +8,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.msgpack.core.MessagePacker;
+import org.nvimpam.deck.Deck;
+import org.nvimpam.deck.DeckChunk;
 import org.nvimpam.deck.Lines;
+import org.nvimpam.deck.SegmentWriter;
 import org.nvimpam.rpc.ChildProcessTransport;
 import org.nvimpam.rpc.Decoder;
 import org.nvimpam.rpc.Encoder;
@@ -28,8 +30,6 @@ public final class Nvim implements AutoCloseable {
 
   private final RpcConnection rpc;
   private final ApiInfo info;
-  /** Lines per request of {@link #bufGetAllLines}: about 8 MB of a typical deck. */
-  private static final int LINES_PER_CHUNK = 1 << 17;
 
   private final ExtTypes ext;
   private final BufferEvents bufferEvents;
@@ -94,6 +94,10 @@ public final class Nvim implements AutoCloseable {
     return nvim;
   }
 
+  BufferEvents bufferEvents() {
+    return bufferEvents;
+  }
+
   public RpcConnection rpc() {
     return rpc;
   }
@@ -122,10 +126,6 @@ public final class Nvim implements AutoCloseable {
 
   public void writeWindow(MessagePacker out, Window w) throws IOException {
     Encoders.writeHandle(out, ext.window(), w.id());
-  }
-
-  public void writeTabpage(MessagePacker out, Tabpage t) throws IOException {
-    Encoders.writeHandle(out, ext.tabpage(), t.id());
   }
 
   public CompletableFuture<Void> command(String cmd) {
@@ -178,27 +178,77 @@ public final class Nvim implements AutoCloseable {
   }
 
   /**
-   * Every line of a buffer, as one snapshot; blocks. Big buffers come in pipelined chunks, so
-   * that Neovim encodes one while we decode the one before: for 1M lines (59 MB) that took
-   * 350–460 ms instead of 820–860 ms as one request. The changedtick is read before the first
-   * chunk and after the last, all in one pipeline; if an edit slipped in between, it starts over.
+   * Every line of a buffer, as one snapshot, in a deck; blocks, each reply waited for at most
+   * {@link #READ_REPLY_TIMEOUT_S} s. The lines come in pipelined chunks of bounded bytes ({@link
+   * BufferLoad.Options#DEFAULT}), decoded straight into the deck's segments, so that Neovim encodes
+   * one while we decode the one before and neither side builds one message of the whole buffer.
+   * The changedtick is read with the line count before the first chunk and again behind the
+   * last, in the same pipeline; if an edit slipped in between, the read starts over, at most
+   * {@link #READ_ATTEMPTS} times.
    */
-  public Lines bufGetAllLines(Buffer b) {
-    while (true) {
-      CompletableFuture<Long> before = bufChangedtick(b);
-      int count = Math.toIntExact(bufLineCount(b).join());
-      List<CompletableFuture<Lines>> chunks = new ArrayList<>();
-      for (int start = 0; start < count || chunks.isEmpty(); start += LINES_PER_CHUNK) {
-        chunks.add(bufGetLines(b, start, Math.min(count, start + LINES_PER_CHUNK), false));
+  public Deck bufGetDeck(Buffer b) {
+    for (int attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
+      Deck d = readDeckOnce(b, BufferLoad.Options.DEFAULT);
+      if (d != null) return d;
+    }
+    throw new IllegalStateException("buffer " + b.id() + " changed during each of " + READ_ATTEMPTS
+        + " reads of its lines; try again when it is idle");
+  }
+
+  private static final int READ_ATTEMPTS = 3;
+  static final long READ_REPLY_TIMEOUT_S = 60;
+  private static final String READ_STATE = "local b = ... local n = vim.api.nvim_buf_line_count(b) "
+      + "return {vim.api.nvim_buf_get_changedtick(b), n, vim.api.nvim_buf_get_offset(b, n)}";
+
+  /** One consistent read, or null when the buffer changed meanwhile. */
+  private Deck readDeckOnce(Buffer b, BufferLoad.Options o) {
+    List<Long> state = await(call("nvim_exec_lua", out -> {
+      out.packArrayHeader(2).packString(READ_STATE).packArrayHeader(1);
+      writeBuffer(out, b);
+    }, Decoders.list(Decoders.longValue())), "reading the line count of buffer " + b.id());
+    long tick = state.get(0);
+    int count = Math.toIntExact(state.get(1));
+    long bytes = Math.max(0, state.get(2) - count);
+    double perLine = count == 0 ? 64 : Math.max(1.0, (double) bytes / count);
+    int step = (int) Math.max(1, Math.min(Integer.MAX_VALUE, o.chunkBytes() / perLine));
+    SegmentWriter w = new SegmentWriter(bytes); // confined to the reader thread, which decodes
+    Deck deck = Deck.withCapacity(count);
+    java.util.ArrayDeque<CompletableFuture<DeckChunk>> inFlight = new java.util.ArrayDeque<>();
+    CompletableFuture<Long> after = null;
+    int next = 0;
+    while (deck.lineCount() < count || !inFlight.isEmpty()) {
+      while (inFlight.size() < o.inFlight() && next < count) {
+        int s = next;
+        int e = (int) Math.min(count, (long) s + step);
+        inFlight.add(call("nvim_buf_get_lines", out -> {
+          out.packArrayHeader(4);
+          writeBuffer(out, b);
+          out.packInt(s).packInt(e).packBoolean(false);
+        }, in -> Decoders.readLinesInto(in, w)));
+        next = e;
+        if (next == count) after = bufChangedtick(b); // behind the last chunk
       }
-      CompletableFuture<Long> after = bufChangedtick(b);
-      List<Lines> parts = new ArrayList<>(chunks.size());
-      for (CompletableFuture<Lines> c : chunks) {
-        parts.add(c.join());
-      }
-      if (before.join().equals(after.join())) {
-        return Lines.concat(parts);
-      }
+      if (inFlight.isEmpty()) break;
+      deck.append(await(inFlight.poll(), "reading lines of buffer " + b.id()));
+    }
+    if (after == null) after = bufChangedtick(b);
+    long tickAfter = await(after, "reading the changedtick of buffer " + b.id());
+    return tickAfter == tick && deck.lineCount() == count ? deck : null;
+  }
+
+  /** The result of a call this thread needs, waiting at most {@link #READ_REPLY_TIMEOUT_S} s. */
+  private static <T> T await(CompletableFuture<T> f, String what) {
+    try {
+      return f.get(READ_REPLY_TIMEOUT_S, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause();
+      if (c instanceof RuntimeException r) throw r;
+      throw new IllegalStateException(what + " failed: " + c.getMessage(), c);
+    } catch (TimeoutException e) {
+      throw new IllegalStateException(what + ": Neovim did not answer within " + READ_REPLY_TIMEOUT_S + " s", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(what + " was interrupted", e);
     }
   }
 
@@ -212,17 +262,16 @@ public final class Nvim implements AutoCloseable {
   }
 
   /**
-   * Attaches {@code l} to {@code b}'s updates. With {@code sendBuffer} the whole buffer arrives
-   * first, as one {@code onLines} with {@code lastline == -1}, handled before this future
-   * completes (on the dispatcher thread: do not wait for it there).
-   * Completes with false (and forgets {@code l}) if Neovim refused.
+   * Attaches {@code l} to {@code b}'s updates, without the initial dump: with {@code
+   * send_buffer} Neovim would build the whole buffer as ONE message in its main loop (590 MB for
+   * 10M lines). {@link BufferLoad} fetches the lines in chunks instead. Completes with false (and
+   * forgets {@code l}) if Neovim refused.
    */
-  public CompletableFuture<Boolean> bufAttach(Buffer b, boolean sendBuffer, BufferListener l) {
-    bufferEvents.put(b, l); // before the call: the initial dump precedes the reply
-    return rpc.requestInOrder("nvim_buf_attach", args(b, sendBuffer, Map.of()),
-            Decoders.booleanValue())
+  public CompletableFuture<Boolean> bufAttach(Buffer b, BufferListener l) {
+    bufferEvents.put(b, l);
+    return rpc.requestInOrder("nvim_buf_attach", args(b, false, Map.of()), Decoders.booleanValue())
         .whenComplete((ok, e) -> {
-          if (e != null || !ok) bufferEvents.remove(b);
+          if (e != null || !ok) bufferEvents.remove(b, l);
         });
   }
 

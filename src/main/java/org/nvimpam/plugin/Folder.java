@@ -1,11 +1,15 @@
 package org.nvimpam.plugin;
 
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
-import org.nvimpam.deck.Lines;
+import org.nvimpam.deck.Deck;
 import org.nvimpam.fold.FoldParser;
 import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.ErrorValue;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.strategy.FoldStrategyException;
 import org.nvimpam.strategy.LiveRefold;
@@ -16,8 +20,9 @@ final class Folder {
   private final AtomicReference<Settings> settings;
   private final AtomicReference<FoldSummary> last = new AtomicReference<>();
   // One push at a time: a live refresh and :NvimpamFold of the same buffer must not interleave
-  // their prepare/finish calls in Neovim. (No deadlock: Neovim answers our calls while it waits.)
-  private final Object pushLock = new Object();
+  // their prepare/finish calls in Neovim. Waiting for it is bounded: a push parked behind a
+  // Neovim that stopped answering (a prompt, SIGSTOP) must not stall every later push forever.
+  private final ReentrantLock pushLock = new ReentrantLock();
 
   Folder(Nvim nvim, AtomicReference<Settings> settings) {
     this.nvim = nvim;
@@ -27,17 +32,17 @@ final class Folder {
   FoldSummary fold(Buffer buffer) {
     Settings s = settings.get();
     long t0 = System.nanoTime();
-    long count = nvim.bufLineCount(buffer).join();
+    long count = Await.call(nvim.bufLineCount(buffer), "nvim_buf_line_count");
     if (count >= s.notifyLines()) {
       Messages.progress(nvim, "nvimpam: folding " + Messages.grouped(count) + " lines…");
     }
-    Lines lines = nvim.bufGetAllLines(buffer);
+    Deck lines = nvim.bufGetDeck(buffer);
     long t1 = System.nanoTime();
     FoldPlan plan = FoldParser.parse(lines, s.foldOptions()).plan(s.oneLineFolds());
     long t2 = System.nanoTime();
     apply(s, buffer, plan);
     long t3 = System.nanoTime();
-    return record(new FoldSummary(buffer.id(), lines.count(), plan.size(), (t1 - t0) / 1e6, (t2 - t1) / 1e6,
+    return record(new FoldSummary(buffer.id(), lines.lineCount(), plan.size(), (t1 - t0) / 1e6, (t2 - t1) / 1e6,
         (t3 - t2) / 1e6, s.strategy()));
   }
 
@@ -62,7 +67,7 @@ final class Folder {
     } else {
       try {
         apply(s, buffer, plan);
-      } catch (FoldStrategyException e) {
+      } catch (FoldFailure e) {
         if (!changedSince(buffer, changedtick)) {
           throw e;
         }
@@ -78,23 +83,40 @@ final class Folder {
       return false;
     }
     try {
-      return nvim.bufChangedtick(buffer).join() != changedtick;
-    } catch (java.util.concurrent.CompletionException gone) {
+      return Await.call(nvim.bufChangedtick(buffer), "nvim_buf_get_changedtick") != changedtick;
+    } catch (java.util.concurrent.CompletionException | Await.DeadlineException gone) {
       return false; // e.g. the buffer was wiped: the push's own failure says what happened
     }
   }
 
   private void apply(Settings s, Buffer buffer, FoldPlan plan) {
     exclusively(() -> {
-      s.newStrategy().apply(nvim, buffer, plan);
+      try {
+        s.newStrategy().apply(nvim, buffer, plan);
+      } catch (FoldStrategyException e) {
+        throw FoldFailure.of(e, plan);
+      }
       return null;
     });
   }
 
   /** Runs work that pushes folds (e.g. :NvimpamFoldBench) with no other push in between. */
   <T> T exclusively(Supplier<T> work) {
-    synchronized (pushLock) {
+    boolean locked;
+    try {
+      locked = pushLock.tryLock(Await.CALL.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Await.DeadlineException("interrupted while waiting for the fold push before this one", e);
+    }
+    if (!locked) {
+      throw new Await.DeadlineException("the fold push before this one has waited for Neovim for over "
+          + Await.CALL.toSeconds() + " s (is Neovim at a prompt, or stopped?); this push was dropped", null);
+    }
+    try {
       return work.get();
+    } finally {
+      pushLock.unlock();
     }
   }
 
@@ -106,5 +128,27 @@ final class Folder {
   /** The last fold of any buffer, or null. */
   FoldSummary last() {
     return last.get();
+  }
+
+  /** A strategy's failure with the fold it names, as the Lua side receives it. */
+  static final class FoldFailure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final transient ErrorValue value;
+
+    private FoldFailure(ErrorValue value, Throwable cause) {
+      super(value.message(), cause);
+      this.value = value;
+    }
+
+    static FoldFailure of(FoldStrategyException e, FoldPlan plan) {
+      int i = e.foldIndex();
+      boolean known = i >= 0 && i < plan.size();
+      return new FoldFailure(new ErrorValue(ErrorValue.Code.FOLD_FAILED, e.getMessage(), known ? i + 1 : 0,
+          plan.size(), known ? plan.start(i) : 0, known ? plan.end(i) : 0, e.strategy()), e);
+    }
+
+    ErrorValue value() {
+      return value;
+    }
   }
 }

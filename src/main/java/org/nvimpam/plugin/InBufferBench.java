@@ -30,7 +30,7 @@ final class InBufferBench {
   }
 
   List<Map<String, Object>> run(Buffer buffer) {
-    FoldPlan plan = FoldParser.parse(nvim.bufGetAllLines(buffer), settings.foldOptions())
+    FoldPlan plan = FoldParser.parse(nvim.bufGetDeck(buffer), settings.foldOptions())
         .plan(settings.oneLineFolds());
     StrategyTimer timer = new StrategyTimer(nvim, buffer, WARMUP, RUNS);
     List<StrategyTimer.Timing> timings = new ArrayList<>();

@@ -7,21 +7,29 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.nvimpam.deck.Deck;
 import org.nvimpam.deck.Lines;
 import org.nvimpam.fold.FoldEngine;
 import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.fold.FoldSet;
 import org.nvimpam.nvim.Buffer;
-import org.nvimpam.nvim.BufferListener;
+import org.nvimpam.nvim.BufferLoad;
 
 /**
- * A buffer folded live: Neovim's line events update its fold engine incrementally, and the folds
- * are pushed again after a quiet period, never while the user is typing in insert mode.
+ * A buffer folded live: its lines are loaded in chunks ({@link BufferLoad}), Neovim's line events
+ * then update its fold engine incrementally, and the folds are pushed again, never while the user
+ * is typing in insert mode.
  *
- * <p>Events arrive on the RPC dispatcher thread; refreshes run on the scheduler. The engine and
- * the change counters are guarded by this object's lock; pushing happens outside it.
+ * <p>Debounce: an isolated change refolds at once (leading edge); changes closer together than
+ * the debounce time are coalesced into one refold that long after the last of them (trailing
+ * edge).
+ *
+ * <p>Threads and the one lock: events and the load's result arrive on the RPC dispatcher thread,
+ * refreshes run on the scheduler. Every field below is guarded by this object's monitor, which is
+ * never held while calling out (pushing folds, Neovim, the host's callbacks), so it is always the
+ * last lock taken.
  */
-final class LiveBuffer implements BufferListener {
+final class LiveBuffer implements BufferLoad.Target {
   private static final Logger LOG = Logger.getLogger(LiveBuffer.class.getName());
 
   /** What a refresh needs from the rest of the plugin. */
@@ -30,7 +38,7 @@ final class LiveBuffer implements BufferListener {
 
     boolean oneLineFolds();
 
-    /** Whether the user is in insert or replace mode, or Neovim is blocked waiting for input. */
+    /** Whether the user is in insert or replace mode, as the last notifications told us. */
     boolean userIsTyping();
 
     /**
@@ -40,10 +48,47 @@ final class LiveBuffer implements BufferListener {
      */
     FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, long changedtick, boolean whole);
 
+    /**
+     * Nothing to push: the folds Neovim holds are already those of {@code changedtick} (the edits
+     * since the last push replaced lines one for one and left the folds as they were). Lets
+     * Neovim's side say so ({@code applied_tick}). Must not block.
+     */
+    void confirm(Buffer buffer, long changedtick);
+
     void detached(LiveBuffer buffer);
 
-    /** Stops live folding of a buffer whose events no longer fit the lines we hold. */
-    void lost(LiveBuffer buffer, RuntimeException cause);
+    /**
+     * Live folding of the buffer stopped: its load failed (an {@link OutOfMemoryError} when the
+     * heap ran out) or an event did not fit the lines we hold. The buffer's state is dropped.
+     * Returns the failure as the user should read it.
+     */
+    Throwable lost(LiveBuffer buffer, Throwable cause);
+  }
+
+  enum Phase { LOADING, LIVE, CLOSED }
+
+  /** What one refresh did. */
+  enum Outcome {
+    /** The folds went to Neovim; {@link Refresh#summary()} tells how long it took. */
+    PUSHED,
+    /** The folds equal those last pushed. */
+    UNCHANGED,
+    /** The user is typing; the refresh follows InsertLeave. */
+    DEFERRED_WHILE_TYPING,
+    /** The lines are still loading; the refresh follows the load. */
+    LOADING,
+    /** A newer edit arrived while the plan was made; its own refresh follows. */
+    SUPERSEDED,
+    /** Live folding stopped (detached, lost or failed). */
+    CLOSED,
+  }
+
+  record Refresh(Outcome outcome, FoldSummary summary) {
+    static final Refresh UNCHANGED = new Refresh(Outcome.UNCHANGED, null);
+    static final Refresh DEFERRED = new Refresh(Outcome.DEFERRED_WHILE_TYPING, null);
+    static final Refresh LOADING = new Refresh(Outcome.LOADING, null);
+    static final Refresh SUPERSEDED = new Refresh(Outcome.SUPERSEDED, null);
+    static final Refresh CLOSED = new Refresh(Outcome.CLOSED, null);
   }
 
   private final Buffer buffer;
@@ -51,15 +96,22 @@ final class LiveBuffer implements BufferListener {
   private final ScheduledExecutorService scheduler;
   private final Host host;
   private final Consumer<Throwable> errors;
-  private final CompletableFuture<Void> loaded = new CompletableFuture<>();
+  private final CompletableFuture<FoldSummary> firstPush = new CompletableFuture<>();
 
-  private long changes; // bumped by every event with lines
+  private Phase phase = Phase.LOADING;
+  private BufferLoad load;
+  private BufferLoad.Stats loadStats;
+  private long changes; // bumped by every applied event with lines
   private long changedtick = -1; // of the last event with one: the tick the engine's folds are of
   private long pushedChanges = -1;
   private FoldSet pushed;
   private double parseMs;
   private ScheduledFuture<?> pending;
+  private long lastEventNanos = Long.MIN_VALUE / 2;
   private boolean waitingForInsertLeave;
+  private boolean windowsMayDiffer; // lines were deleted since the last push: push even if unchanged
+  private long failedDeckBytes;
+  private int failedDeckLines;
 
   LiveBuffer(Buffer buffer, FoldEngine engine, ScheduledExecutorService scheduler, Host host,
       Consumer<Throwable> errors) {
@@ -74,140 +126,230 @@ final class LiveBuffer implements BufferListener {
     return buffer;
   }
 
-  /** Completes when the initial dump of the buffer has been parsed. */
-  CompletableFuture<Void> loaded() {
-    return loaded;
+  /** Starts loading the buffer's lines; the first push follows the load. Returns at once. */
+  synchronized void startLoading(org.nvimpam.nvim.Nvim nvim, BufferLoad.Options options) {
+    load = BufferLoad.start(nvim, buffer, this, options);
+  }
+
+  /**
+   * Completes with the first push once the buffer is loaded and folded, or exceptionally with why
+   * it could not be.
+   */
+  CompletableFuture<FoldSummary> firstPush() {
+    return firstPush;
+  }
+
+  /** Heap held by the buffer's deck (0 while it loads). */
+  synchronized long heldBytes() {
+    return phase == Phase.LIVE ? engine.deck().heapBytes() : 0;
+  }
+
+  synchronized Phase phase() {
+    return phase;
+  }
+
+  synchronized BufferLoad.Stats loadStats() {
+    return loadStats;
+  }
+
+  @Override
+  public void onLoaded(Buffer buf, Deck deck, BufferLoad.Stats stats) {
+    synchronized (this) {
+      if (phase != Phase.LOADING) return;
+      long t0 = System.nanoTime();
+      try {
+        engine.load(deck);
+      } catch (RuntimeException | OutOfMemoryError e) {
+        phase = Phase.CLOSED;
+        load = null;
+        failedDeckBytes = deck.byteSize() + deck.lineCount();
+        failedDeckLines = deck.lineCount();
+        lostOutsideLock(e);
+        return;
+      }
+      parseMs = (System.nanoTime() - t0) / 1e6;
+      loadStats = stats;
+      load = null;
+      phase = Phase.LIVE;
+      changes++;
+      schedule(0);
+    }
+  }
+
+  @Override
+  public void onLoadFailed(Buffer buf, Throwable cause, int lines, long deckBytes) {
+    synchronized (this) {
+      if (phase == Phase.CLOSED) return;
+      phase = Phase.CLOSED;
+      load = null;
+      failedDeckBytes = deckBytes;
+      failedDeckLines = lines;
+    }
+    Throwable reported = host.lost(this, cause);
+    firstPush.completeExceptionally(reported);
+  }
+
+  /** The size of the deck whose load failed, as Neovim counted it; 0 when unknown. */
+  synchronized long failedDeckBytes() {
+    return failedDeckBytes;
+  }
+
+  synchronized int failedDeckLines() {
+    return failedDeckLines;
   }
 
   @Override
   public void onLines(Buffer buf, long changedtick, int firstline, int lastline, Lines linedata, boolean more) {
     synchronized (this) {
+      if (phase != Phase.LIVE) return;
       long t0 = System.nanoTime();
       try {
-        if (lastline == -1) {
-          engine.reset(linedata);
-        } else {
-          engine.apply(firstline, lastline, linedata);
-        }
+        engine.apply(firstline, lastline, linedata);
       } catch (RuntimeException e) { // an edit outside the lines we hold: we lost track
-        cancel();
-        host.lost(this, e);
+        phase = Phase.CLOSED;
+        cancelPending();
+        lostOutsideLock(e);
         return;
       }
       parseMs = (System.nanoTime() - t0) / 1e6;
       changes++;
-      if (changedtick >= 0) {
-        this.changedtick = changedtick;
-      }
+      if (changedtick >= 0) this.changedtick = changedtick;
+      // Neovim deletes the manual folds of deleted lines: after ddP the folds equal those pushed
+      // last, but a window lost one. An event that removes lines (net, or more than one replaced)
+      // makes the next refresh push even an unchanged fold set.
+      int removed = lastline - firstline;
+      if (removed > linedata.count() || removed > 1) windowsMayDiffer = true;
+      // 'inccommand' previews carry no changedtick: keep the lines in step, but fold only real edits.
+      if (more || changedtick < 0) return;
+      long now = System.nanoTime();
+      long debounceNanos = TimeUnit.MILLISECONDS.toNanos(host.debounceMs());
+      boolean isolated = now - lastEventNanos >= debounceNanos; // a pending refresh is replaced either way
+      lastEventNanos = now;
+      schedule(isolated ? 0 : host.debounceMs());
     }
-    loaded.complete(null);
-    // 'inccommand' previews carry no changedtick: keep the lines in step, but fold only real edits.
-    if (!more && changedtick >= 0) {
-      schedule(host.debounceMs());
-    }
+  }
+
+  /** The host's callbacks run outside the lock; this one is handed to the scheduler. */
+  private void lostOutsideLock(Throwable e) {
+    scheduler.execute(() -> firstPush.completeExceptionally(host.lost(this, e)));
   }
 
   @Override
   public void onDetach(Buffer buf) {
-    cancel();
+    close();
     host.detached(this);
   }
 
-  void insertLeft() {
-    boolean due;
+  /** Stops live folding: no more refreshes, a load in progress is abandoned. */
+  void close() {
+    BufferLoad l;
     synchronized (this) {
-      due = waitingForInsertLeave;
-      waitingForInsertLeave = false;
+      phase = Phase.CLOSED;
+      cancelPending();
+      l = load;
+      load = null;
     }
-    if (due) {
+    if (l != null) l.cancel();
+    firstPush.completeExceptionally(new IllegalStateException("live folding of buffer " + buffer.id() + " stopped"));
+  }
+
+  synchronized void insertLeft() {
+    if (waitingForInsertLeave) {
+      waitingForInsertLeave = false;
       schedule(0);
     }
   }
 
   /** Pushes the folds again even when they did not change (a new window shows the buffer). */
-  void forceRefresh() {
-    synchronized (this) {
-      pushedChanges = -1;
-      pushed = null;
-    }
-    schedule(0);
+  synchronized void forceRefresh() {
+    pushedChanges = -1;
+    pushed = null;
+    if (phase == Phase.LIVE) schedule(0);
   }
 
-  synchronized void cancel() {
+  private void cancelPending() {
     if (pending != null) {
       pending.cancel(false);
       pending = null;
     }
   }
 
-  private synchronized void schedule(long delayMs) {
-    if (pending != null) {
-      pending.cancel(false);
-    }
+  private void schedule(long delayMs) {
+    cancelPending();
+    if (phase != Phase.LIVE) return;
     pending = scheduler.schedule(this::refreshQuietly, delayMs, TimeUnit.MILLISECONDS);
   }
 
   private void refreshQuietly() {
+    synchronized (this) {
+      pending = null;
+    }
     try {
-      refresh();
+      Refresh r = refresh(false);
+      if (r.outcome() == Outcome.PUSHED) firstPush.complete(r.summary());
     } catch (RuntimeException e) {
       LOG.log(Level.FINE, "live refresh failed", e);
+      firstPush.completeExceptionally(e);
       errors.accept(e);
     }
   }
 
-  /**
-   * Pushes the current folds unless the user is typing (then InsertLeave brings us back), nothing
-   * changed since the last push, or newer edits arrived meanwhile (their own refresh follows).
-   */
-  void refresh() {
-    push(false);
-  }
-
   /** Pushes the current folds now, whatever the mode and even if unchanged: :NvimpamFold. */
-  FoldSummary pushNow() {
-    cancel();
-    return push(true);
+  Refresh pushNow() {
+    synchronized (this) {
+      cancelPending();
+    }
+    return refresh(true);
   }
 
-  private FoldSummary push(boolean now) {
+  /**
+   * Pushes the current folds unless ({@code force} aside) the user is typing, or they equal the
+   * folds last pushed.
+   */
+  Refresh refresh(boolean force) {
     FoldSet folds;
-    long snapshot;
+    long version;
     int lines;
     double parse;
     long tick;
     boolean whole;
+    boolean confirm = false;
     synchronized (this) {
-      snapshot = changes;
-      tick = changedtick;
-      whole = pushed == null || now;
-      if (!now && snapshot == pushedChanges) {
-        return null;
+      if (phase == Phase.LOADING) return Refresh.LOADING;
+      if (phase == Phase.CLOSED) return Refresh.CLOSED;
+      if (!force && host.userIsTyping()) {
+        waitingForInsertLeave = true;
+        return Refresh.DEFERRED;
       }
+      if (!force && changes == pushedChanges) return Refresh.UNCHANGED;
       folds = engine.folds();
+      version = changes;
       lines = engine.deck().lineCount();
       parse = parseMs;
-    }
-    if (!now && host.userIsTyping()) {
-      synchronized (this) {
-        waitingForInsertLeave = true;
-      }
-      return null;
-    }
-    // No shortcut for folds equal to the last pushed ones: a refold is what tells Neovim's side
-    // the changedtick its folds are of (applied_tick), and equal folds are no proof anyway once
-    // lines came or went: Neovim cuts the folds such an edit touches, and an undo does not mend
-    // them (dd then u). A refold that finds nothing to change costs no fold command.
-    synchronized (this) {
-      if (!now && changes != snapshot) {
-        return null; // stale: a newer change is already scheduled
+      tick = changedtick;
+      whole = force || pushed == null;
+      if (!force && !windowsMayDiffer && folds.equals(pushed)) {
+        pushedChanges = version;
+        confirm = tick >= 0;
       }
     }
-    FoldSummary summary = host.push(buffer, lines, folds.plan(host.oneLineFolds()), parse, tick, whole);
-    synchronized (this) {
-      pushed = folds;
-      pushedChanges = snapshot;
+    if (confirm) {
+      host.confirm(buffer, tick);
+      return Refresh.UNCHANGED;
     }
-    return summary;
+    FoldPlan plan = folds.plan(host.oneLineFolds());
+    synchronized (this) {
+      // A plan for an older text only risks lines that are gone (E16); the newer edit's refresh follows.
+      if (!force && changes != version) return Refresh.SUPERSEDED;
+      windowsMayDiffer = false; // this push brings every window in line
+    }
+    FoldSummary summary = host.push(buffer, lines, plan, parse, tick, whole);
+    synchronized (this) {
+      if (version > pushedChanges) {
+        pushed = folds;
+        pushedChanges = version;
+      }
+    }
+    return new Refresh(Outcome.PUSHED, summary);
   }
 }

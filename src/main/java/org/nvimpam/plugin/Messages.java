@@ -2,10 +2,9 @@ package org.nvimpam.plugin;
 
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
-import org.nvimpam.nvim.Decoders;
 import org.nvimpam.nvim.Nvim;
 
-/** What the plugin tells the user in Neovim: progress, errors of background work, command output. */
+/** What the JVM tells the user in Neovim on its own: progress, errors of background work. */
 final class Messages {
   private Messages() {}
 
@@ -20,14 +19,6 @@ final class Messages {
   /** An ERROR notification, for failures of work no command waits for (live folding). */
   static void error(Nvim nvim, String message) {
     lua(nvim, "vim.notify(..., vim.log.levels.ERROR, { title = 'nvimpam' })", message);
-  }
-
-  /** Writes command output to the message area; returns when Neovim has it. */
-  static void print(Nvim nvim, String text) {
-    nvim.call("nvim_out_write", out -> {
-      out.packArrayHeader(1);
-      out.packString(text + "\n");
-    }, Decoders.nil()).join();
   }
 
   /** 1000000 → "1,000,000". */

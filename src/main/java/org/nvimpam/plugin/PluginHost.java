@@ -1,10 +1,12 @@
 package org.nvimpam.plugin;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -13,30 +15,47 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.msgpack.core.MessageUnpacker;
-import org.nvimpam.cli.VersionProvider;
 import org.nvimpam.fold.FoldEngine;
 import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.BufferLoad;
+import org.nvimpam.nvim.Decoders;
 import org.nvimpam.nvim.Encoders;
+import org.nvimpam.nvim.ErrorValue;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.rpc.Encoder;
-import org.nvimpam.rpc.RequestHandler;
+import org.nvimpam.strategy.FoldStrategyException;
 
 /**
- * The plugin as Neovim sees it: the RPC methods lua/nvimpam/ calls, and the commands of the
- * rplugin manifest. One instance serves every buffer of one Neovim.
+ * The plugin as Neovim sees it. lua/nvimpam/host.lua never waits for the JVM in a blocking
+ * request: it sends {@code nvimpam_call} notifications {@code [id, method, args]}, and every call
+ * is answered by an {@code nvim_exec_lua} notification that runs {@code
+ * require('nvimpam.host')._done(id, error, result)}, with the error as an {@link ErrorValue} map.
+ * Calls that talk to Neovim run in arrival order on one thread of their own, so the RPC reader and
+ * dispatcher never wait for Neovim; setup and info need no Neovim call and are answered at once.
+ * The rplugin manifest's commands are handed back to Lua ({@link RemotePluginSpecs}). One instance
+ * serves every buffer of one Neovim.
  */
 public final class PluginHost {
   private static final Logger LOG = Logger.getLogger(PluginHost.class.getName());
   /** How long :NvimpamFoldAttach waits for Neovim's initial dump of the buffer. */
   private static final long ATTACH_TIMEOUT_S = 60;
+  private static final String DONE = "require('nvimpam.host')._done(...)";
 
   private final Nvim nvim;
   private final AtomicReference<Settings> settings = new AtomicReference<>(Settings.DEFAULTS);
   private final Folder folder;
   private final Map<Long, LiveBuffer> live = new ConcurrentHashMap<>();
+  // Insert mode, as InsertEnter/InsertLeave notifications tell it: a refresh never asks Neovim.
+  private volatile boolean inserting;
   private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "nvimpam-live");
+    t.setDaemon(true);
+    return t;
+  });
+  private final ExecutorService calls = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "nvimpam-calls");
     t.setDaemon(true);
     return t;
   });
@@ -51,18 +70,107 @@ public final class PluginHost {
     Warmup.start();
     PluginHost host = new PluginHost(nvim);
     var rpc = nvim.rpc();
-    rpc.onRequest("nvimpam_setup", params -> host.setup(args(params, nvim)));
-    rpc.onRequest("nvimpam_fold", params -> host.fold(buffer(args(params, nvim), 0)));
-    rpc.onRequest("nvimpam_attach", params -> host.attach(buffer(args(params, nvim), 0)));
-    rpc.onRequest("nvimpam_detach", params -> host.detach(buffer(args(params, nvim), 0)));
-    rpc.onRequest("nvimpam_info", params -> host.info());
-    rpc.onRequest("nvimpam_bench", params -> host.bench(buffer(args(params, nvim), 0)));
-    rpc.onRequest("specs", params -> RemotePluginSpecs.encoder());
-    rpc.onNotification("nvimpam_insert_leave", params -> host.withLive(args(params, nvim), LiveBuffer::insertLeft));
+    rpc.onNotification("nvimpam_call", params -> host.call(args(params, nvim)));
+    rpc.onRequest("specs", params -> RemotePluginSpecs.specs(nvim));
+    rpc.onNotification("nvimpam_insert_enter", params -> host.inserting = true);
+    rpc.onNotification("nvimpam_insert_leave", params -> {
+      host.inserting = false;
+      host.withLive(args(params, nvim), LiveBuffer::insertLeft);
+    });
     rpc.onNotification("nvimpam_refresh", params -> host.withLive(args(params, nvim), LiveBuffer::forceRefresh));
-    rpc.onOtherRequest((method, params) -> host.manifestCommand(method, args(params, nvim)));
-    rpc.closed().whenComplete((ok, e) -> host.scheduler.shutdownNow());
+    rpc.onOtherNotification((method, params) -> RemotePluginSpecs.forward(nvim, method, args(params, nvim)));
+    // A manifest written before its commands became asynchronous still sends requests: answer at once.
+    rpc.onOtherRequest((method, params) -> {
+      RemotePluginSpecs.forward(nvim, method, args(params, nvim));
+      return out -> out.packNil();
+    });
+    rpc.closed().whenComplete((ok, e) -> {
+      host.scheduler.shutdownNow();
+      host.calls.shutdownNow();
+    });
     return host;
+  }
+
+  /** One {@code nvimpam_call}: {@code [id, method, [args…]]}; the answer goes to {@code _done}. */
+  void call(List<Object> a) {
+    if (a.size() < 2 || !(a.get(0) instanceof Number n)) {
+      throw new IllegalArgumentException("nvimpam_call takes [id, method, args]");
+    }
+    long id = n.longValue();
+    String method = String.valueOf(a.get(1));
+    List<Object> args = a.size() > 2 && a.get(2) instanceof List<?> l ? new ArrayList<>(l) : List.of();
+    switch (method) {
+      case "setup", "info" -> answer(id, method, args); // no Neovim call: at once, in order
+      default -> calls.execute(() -> answer(id, method, args));
+    }
+  }
+
+  private Encoder run(String method, List<Object> args) throws Exception {
+    return switch (method) {
+      case "setup" -> setup(args);
+      case "fold" -> fold(buffer(args, 0));
+      case "attach" -> attach(buffer(args, 0));
+      case "detach" -> detach(buffer(args, 0));
+      case "info" -> info();
+      case "bench" -> bench(buffer(args, 0));
+      default -> throw new IllegalArgumentException("nvimpam has no call '" + method + "'");
+    };
+  }
+
+  private void answer(long id, String method, List<Object> args) {
+    Encoder result = null;
+    ErrorValue error = null;
+    try {
+      result = run(method, args);
+    } catch (Exception e) {
+      LOG.log(Level.FINE, method + " failed", e);
+      error = errorValue(e);
+    } catch (OutOfMemoryError e) {
+      error = ErrorValue.of(ErrorValue.Code.OUT_OF_MEMORY, "nvimpam: the JVM ran out of memory during " + method
+          + " (" + e + ")");
+    }
+    reply(id, error, result);
+  }
+
+  private void reply(long id, ErrorValue error, Encoder result) {
+    try {
+      nvim.rpc().notify("nvim_exec_lua", out -> {
+        out.packArrayHeader(2).packString(DONE).packArrayHeader(3).packLong(id);
+        if (error == null) {
+          out.packNil();
+        } else {
+          error.pack(out);
+        }
+        if (result == null) {
+          out.packNil();
+        } else {
+          result.write(out);
+        }
+      });
+    } catch (RuntimeException e) { // the connection is gone: nobody waits for the answer any more
+      LOG.log(Level.WARNING, "could not answer call " + id, e);
+    }
+  }
+
+  /** The error a failed call reports to Lua: what it was, not how it surfaced. */
+  static ErrorValue errorValue(Throwable t) {
+    while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+      t = t.getCause();
+    }
+    String message = String.valueOf(t.getMessage());
+    if (t instanceof Folder.FoldFailure f) {
+      return f.value();
+    }
+    if (t instanceof FoldStrategyException f) {
+      return new ErrorValue(ErrorValue.Code.FOLD_FAILED, message, f.foldIndex() + 1, 0, 0, 0, f.strategy());
+    }
+    if (t instanceof Await.DeadlineException) {
+      return ErrorValue.of(ErrorValue.Code.TIMEOUT, "nvimpam: " + message);
+    }
+    if (t instanceof IllegalArgumentException) {
+      return ErrorValue.of(ErrorValue.Code.BAD_ARGUMENT, message);
+    }
+    return ErrorValue.of(ErrorValue.Code.FAILED, message);
   }
 
   private static List<Object> args(MessageUnpacker params, Nvim nvim) throws java.io.IOException {
@@ -84,60 +192,104 @@ public final class PluginHost {
   }
 
   private Buffer resolve(Buffer b) {
-    return b.id() == 0 ? nvim.currentBuffer().join() : b;
+    return b.id() == 0 ? Await.call(nvim.currentBuffer(), "nvim_get_current_buf") : b;
   }
 
   Encoder setup(List<Object> args) {
     if (args.isEmpty() || !(args.get(0) instanceof Map<?, ?> m)) {
-      throw new IllegalArgumentException("nvimpam_setup takes one table of options");
+      throw new IllegalArgumentException("setup takes one table of options");
     }
-    Settings next = settings.get().merge(m);
-    settings.set(next);
-    return out -> out.packString("ok");
+    settings.getAndUpdate(current -> current.merge(m)); // one atomic update: none is lost
+    long pid = ProcessHandle.current().pid();
+    String version = Version.current();
+    return out -> {
+      out.packMapHeader(2);
+      out.packString("pid").packLong(pid);
+      out.packString("version").packString(version);
+    };
   }
 
-  /** Folds now; a live buffer's folds are already known, so only those are pushed. */
-  Encoder fold(Buffer requested) {
+  /** Folds now; a live buffer's folds are already known (or loading), so only those are pushed. */
+  Encoder fold(Buffer requested) throws Exception {
     Buffer b = resolve(requested);
-    nvim.sync().join(); // the live engine has seen every edit made before this request
+    // the live engine has seen every edit made before this call
+    Await.call(nvim.sync(), "waiting for Neovim's earlier buffer events");
     LiveBuffer lb = live.get(b.id());
-    FoldSummary summary = lb != null ? lb.pushNow() : folder.fold(b);
+    FoldSummary summary = null;
+    if (lb != null) {
+      LiveBuffer.Refresh r = lb.pushNow();
+      if (r.outcome() == LiveBuffer.Outcome.LOADING) {
+        try {
+          lb.firstPush().get(ATTACH_TIMEOUT_S, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+          throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
+        }
+        r = lb.pushNow();
+      }
+      summary = r.summary();
+    }
+    if (summary == null) summary = folder.fold(b);
     return summary::pack;
   }
 
   Encoder attach(Buffer requested) throws Exception {
     Buffer b = resolve(requested);
-    nvim.sync().join(); // a detach from :edit! still in the queue must land before we look
+    // a detach from :edit! still in the queue must land before we look
+    Await.call(nvim.sync(), "waiting for Neovim's earlier buffer events");
     LiveBuffer existing = live.get(b.id());
     if (existing != null) {
       existing.forceRefresh();
       return out -> out.packBoolean(true);
     }
     Settings s = settings.get();
-    LiveBuffer lb = new LiveBuffer(b, new FoldEngine(s.foldOptions()), scheduler, liveHost(), this::reportLiveError);
-    live.put(b.id(), lb);
-    try {
-      if (!nvim.bufAttach(b, true, lb).join()) {
-        throw new IllegalStateException("Neovim refused to attach to buffer " + b.id() + " (is it loaded?)");
-      }
-      lb.loaded().get(ATTACH_TIMEOUT_S, TimeUnit.SECONDS);
-    } catch (TimeoutException e) {
-      live.remove(b.id());
-      throw new IllegalStateException("buffer " + b.id() + " sent no lines within " + ATTACH_TIMEOUT_S + " s");
-    } catch (RuntimeException e) {
-      live.remove(b.id());
-      throw e;
+    long count = Await.call(nvim.bufLineCount(b), "nvim_buf_line_count");
+    if (count >= s.notifyLines()) { // a big deck is no silent pause, attached or folded once
+      Messages.progress(nvim, "nvimpam: folding " + Messages.grouped(count) + " lines…");
     }
-    lb.cancel();
-    lb.refresh(); // synchronous: when :NvimpamFoldAttach returns, the folds are in place
+    LiveBuffer lb = startLive(b, true);
+    FoldSummary summary;
+    try {
+      // when the call returns, the folds are in place
+      summary = lb.firstPush().get(ATTACH_TIMEOUT_S, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      stopLive(lb);
+      throw new IllegalStateException("buffer " + b.id() + " was not loaded and folded within " + ATTACH_TIMEOUT_S + " s");
+    } catch (java.util.concurrent.ExecutionException e) {
+      live.remove(b.id(), lb);
+      throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
+    }
+    // Its summary, for the note on big decks.
+    if (summary != null && summary.buf() == b.id()) {
+      return summary::pack;
+    }
     return out -> out.packBoolean(true);
+  }
+
+  /**
+   * Starts live folding of {@code b} and returns at once: the lines load in the background, in
+   * chunks, and the first push follows ({@link LiveBuffer#firstPush()}). With {@code awaited}
+   * the caller reports a failed load itself; otherwise it reaches the user as a message.
+   */
+  LiveBuffer startLive(Buffer b, boolean awaited) {
+    Settings s = settings.get();
+    LiveBuffer lb = new LiveBuffer(b, new FoldEngine(s.foldOptions()), scheduler, liveHost(awaited),
+        e -> reportLiveError(b, e));
+    live.put(b.id(), lb);
+    lb.startLoading(nvim, BufferLoad.Options.DEFAULT);
+    return lb;
+  }
+
+  private void stopLive(LiveBuffer lb) {
+    live.remove(lb.buffer().id(), lb);
+    lb.close();
+    nvim.bufDetach(lb.buffer());
   }
 
   Encoder detach(Buffer requested) {
     Buffer b = resolve(requested);
     LiveBuffer lb = live.remove(b.id());
     if (lb != null) {
-      lb.cancel();
+      lb.close();
       nvim.bufDetach(b);
     }
     return out -> out.packBoolean(lb != null);
@@ -158,10 +310,18 @@ public final class PluginHost {
   /** What :NvimpamFoldInfo shows. */
   List<String> infoLines() {
     List<String> lines = new ArrayList<>();
-    lines.add("nvimpam " + VersionProvider.version() + " on Java " + Runtime.version());
+    lines.add("nvimpam " + Version.current() + " on Java " + Runtime.version());
     lines.add("  JVM pid: " + ProcessHandle.current().pid());
     lines.add("  strategy: " + settings.get().strategy());
     lines.add("  attached buffers: " + (live.isEmpty() ? "none" : live.keySet().toString()));
+    for (LiveBuffer lb : live.values()) {
+      var st = lb.loadStats();
+      if (st != null) {
+        lines.add(String.format(java.util.Locale.ROOT, "  buffer %d: %s lines loaded in %.0f ms from %s", lb.buffer().id(),
+            Messages.grouped(st.lines()), st.ms(), st.source()));
+      }
+    }
+    lines.add(HeapAdvice.heapLine());
     FoldSummary last = folder.last();
     if (last != null) {
       lines.add(String.format(java.util.Locale.ROOT,
@@ -182,28 +342,7 @@ public final class PluginHost {
     return folder.exclusively(() -> new InBufferBench(nvim, settings.get()).run(buffer));
   }
 
-  /** A command from the rplugin manifest: {@code <path>:command:<Name>}. */
-  Encoder manifestCommand(String method, List<Object> args) throws Exception {
-    int at = method.lastIndexOf(":command:");
-    if (at < 0) {
-      throw new IllegalArgumentException("unknown method " + method);
-    }
-    return RemotePluginSpecs.run(this, method.substring(at + ":command:".length()), args);
-  }
-
-  Nvim nvim() {
-    return nvim;
-  }
-
-  Settings settings() {
-    return settings.get();
-  }
-
-  void setSettings(Settings s) {
-    settings.set(s);
-  }
-
-  private LiveBuffer.Host liveHost() {
+  private LiveBuffer.Host liveHost(boolean awaited) {
     return new LiveBuffer.Host() {
       @Override
       public long debounceMs() {
@@ -217,14 +356,7 @@ public final class PluginHost {
 
       @Override
       public boolean userIsTyping() {
-        // Not nvim_get_mode: Neovim defers that one until it waits for input, so asked while it
-        // waits for one of our replies it would never answer.
-        Object mode = nvim.execLua("return vim.api.nvim_get_mode()", out -> out.packArrayHeader(0)).join();
-        if (mode instanceof Map<?, ?> m) {
-          String name = String.valueOf(m.get("mode"));
-          return Boolean.TRUE.equals(m.get("blocking")) || name.startsWith("i") || name.startsWith("R");
-        }
-        return false;
+        return inserting;
       }
 
       @Override
@@ -234,18 +366,62 @@ public final class PluginHost {
       }
 
       @Override
+      public void confirm(Buffer buffer, long changedtick) {
+        LiveRefold.confirm(nvim, buffer, changedtick);
+      }
+
+      @Override
       public void detached(LiveBuffer lb) {
         live.remove(lb.buffer().id(), lb);
       }
 
       @Override
-      public void lost(LiveBuffer lb, RuntimeException cause) {
+      public Throwable lost(LiveBuffer lb, Throwable cause) {
         live.remove(lb.buffer().id(), lb);
-        nvim.bufDetach(lb.buffer()); // not awaited: we are on the thread that would complete it
-        reportLiveError(new IllegalStateException("lost track of buffer " + lb.buffer().id() + " ("
-            + cause.getMessage() + "); live folding stopped, :NvimpamFoldAttach starts it again", cause));
+        nvim.bufDetach(lb.buffer()); // not awaited: we may be on the thread that would complete it
+        RuntimeException reported;
+        if (cause instanceof OutOfMemoryError) {
+          reported = new IllegalStateException(HeapAdvice.message(lb.buffer().id(), lb.failedDeckLines(), lb.failedDeckBytes(),
+              heldByOthers(lb), Runtime.getRuntime().maxMemory()), cause);
+        } else if (lb.loadStats() == null) {
+          reported = new IllegalStateException("nvimpam: could not load buffer " + lb.buffer().id() + ": "
+              + cause.getMessage(), cause);
+        } else {
+          reported = new IllegalStateException("lost track of buffer " + lb.buffer().id() + " ("
+              + cause.getMessage() + "); live folding stopped, :NvimpamFoldAttach starts it again", cause);
+        }
+        if (!awaited) reportLiveError(reported);
+        return reported;
       }
     };
+  }
+
+  /** Heap the other live buffers' decks hold, for the advice after an OutOfMemoryError. */
+  private long heldByOthers(LiveBuffer except) {
+    long b = 0;
+    for (LiveBuffer o : live.values()) {
+      if (o != except) b += o.heldBytes();
+    }
+    return b;
+  }
+
+  /**
+   * A refresh of a buffer that was unloaded or wiped meanwhile fails on lines that are gone (E16):
+   * nothing the user can act on, so it is only logged.
+   */
+  private void reportLiveError(Buffer b, Throwable e) {
+    boolean loaded;
+    try {
+      loaded = Await.call(nvim.call("nvim_buf_is_loaded", nvim.args(b), Decoders.booleanValue()),
+          "nvim_buf_is_loaded");
+    } catch (RuntimeException unknown) {
+      loaded = true; // cannot tell: report it
+    }
+    if (!loaded) {
+      LOG.log(Level.FINE, "live folding of buffer " + b.id() + " failed after it was unloaded", e);
+      return;
+    }
+    reportLiveError(e);
   }
 
   /** Live folding runs in the background: its failures reach the user as notifications. */

@@ -55,6 +55,7 @@ public final class RpcConnection implements AutoCloseable {
   private final Map<String, NotificationHandler> notificationHandlers = new ConcurrentHashMap<>();
   private final Map<String, RequestHandler> requestHandlers = new ConcurrentHashMap<>();
   private volatile FallbackRequestHandler fallback;
+  private volatile FallbackNotificationHandler otherNotifications;
   private final List<Consumer<NvimErrorEvent>> errorListeners = new CopyOnWriteArrayList<>();
   private final ArrayDeque<NvimErrorEvent> errorEvents = new ArrayDeque<>();
   private final CompletableFuture<Void> closed = new CompletableFuture<>();
@@ -142,7 +143,18 @@ public final class RpcConnection implements AutoCloseable {
    * whose initial buffer dump precedes its reply. Do not wait for it on the dispatcher thread.
    */
   public <T> CompletableFuture<T> requestInOrder(String method, Encoder params, Decoder<T> result) {
+    return requestInOrder(method, params, result, (v, e) -> {});
+  }
+
+  /**
+   * As {@link #requestInOrder(String, Encoder, Decoder)}, with {@code onReply} registered before
+   * the request is sent, so that it always runs on the dispatcher thread, in wire order with the
+   * notifications, whichever thread sends the request.
+   */
+  public <T> CompletableFuture<T> requestInOrder(String method, Encoder params, Decoder<T> result,
+      java.util.function.BiConsumer<? super T, ? super Throwable> onReply) {
     RpcFuture<T> ordered = new RpcFuture<>(reader);
+    ordered.whenComplete(onReply);
     request(method, params, result).whenComplete((v, e) -> {
       Runnable settle = () -> {
         if (e != null) ordered.completeExceptionally(e);
@@ -194,6 +206,14 @@ public final class RpcConnection implements AutoCloseable {
    */
   public void onOtherRequest(FallbackRequestHandler h) {
     fallback = h;
+  }
+
+  /**
+   * Handles notifications that no {@link #onNotification} handler names (on the dispatcher
+   * thread, in order), e.g. the rplugin manifest's asynchronous {@code <path>:command:<Name>}.
+   */
+  public void onOtherNotification(FallbackNotificationHandler h) {
+    otherNotifications = h;
   }
 
   /**
@@ -461,7 +481,9 @@ public final class RpcConnection implements AutoCloseable {
 
   private void notification(String method, byte[] params) {
     if (!awaitAccepting()) return;
-    NotificationHandler h = notificationHandlers.get(method);
+    NotificationHandler named = notificationHandlers.get(method);
+    FallbackNotificationHandler other = otherNotifications;
+    NotificationHandler h = named != null || other == null ? named : p -> other.handle(method, p);
     if (h == null) {
       LOG.fine(() -> "no handler for notification " + method);
       return;

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Nvim;
 
@@ -18,13 +19,18 @@ final class RefreshFrame {
 
   private RefreshFrame() {}
 
+  /** What went wrong in Neovim, or the deadline that passed. */
+  static Throwable cause(RuntimeException e) {
+    return e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+  }
+
   /** Returns the ids of the windows showing the buffer, in which the folds must be created. */
   static List<Long> prepare(Nvim nvim, String strategy, Buffer buffer, FoldPlan plan) {
     try {
-      Object reply = nvim.execLua(PREPARE, out -> {
+      Object reply = Await.call(nvim.execLua(PREPARE, out -> {
         out.packArrayHeader(1);
         PlanPayload.packForLua(out, buffer.id(), plan);
-      }).join();
+      }), "nvim_exec_lua (prepare the fold refresh)");
       List<Long> windows = new ArrayList<>();
       if (reply instanceof List<?> list) {
         for (Object o : list) {
@@ -32,7 +38,7 @@ final class RefreshFrame {
         }
       }
       return windows;
-    } catch (CompletionException e) {
+    } catch (CompletionException | Await.DeadlineException e) {
       throw new FoldStrategyException(strategy, -1, "could not prepare the refresh: " + e.getCause().getMessage(),
           e.getCause());
     }
@@ -44,14 +50,14 @@ final class RefreshFrame {
    */
   static void finish(Nvim nvim, String strategy, Buffer buffer, FoldStrategyException failure) {
     try {
-      nvim.execLua(FINISH, out -> {
+      Await.call(nvim.execLua(FINISH, out -> {
         out.packArrayHeader(2);
         out.packLong(buffer.id());
         out.packBoolean(failure != null);
-      }).join();
-    } catch (CompletionException e) {
+      }), "nvim_exec_lua (finish the fold refresh)");
+    } catch (CompletionException | Await.DeadlineException e) {
       FoldStrategyException cleanup = new FoldStrategyException(strategy, -1,
-          "could not restore the windows: " + e.getCause().getMessage(), e.getCause());
+          "could not restore the windows: " + cause(e).getMessage(), cause(e));
       if (failure == null) {
         throw cleanup;
       }

@@ -3,6 +3,7 @@ package org.nvimpam.strategy;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.rpc.NvimErrorException;
@@ -18,9 +19,9 @@ abstract class SingleCallStrategy implements FoldStrategy {
   @Override
   public final void apply(Nvim nvim, Buffer buffer, FoldPlan plan) {
     try {
-      call(nvim, buffer, plan).join();
-    } catch (CompletionException e) {
-      Throwable cause = e.getCause();
+      Await.call(call(nvim, buffer, plan), "the " + name() + " strategy's call");
+    } catch (CompletionException | Await.DeadlineException e) {
+      Throwable cause = RefreshFrame.cause(e);
       String message = cause instanceof NvimErrorException n ? n.nvimMessage() : String.valueOf(cause.getMessage());
       throw new FoldStrategyException(name(), PlanPayload.failedFold(message), message, cause);
     }

@@ -3,6 +3,7 @@ package org.nvimpam.deck;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,9 +15,9 @@ class DeckTest {
     assertEquals(model.size(), deck.lineCount());
     for (int i = 0; i < model.size(); i++) {
       assertArrayEquals(model.get(i), deck.line(i), "line " + i);
-      byte[] a = deck.arena();
-      byte[] viaArena = java.util.Arrays.copyOfRange(a, deck.start(i), deck.start(i) + deck.length(i));
-      assertArrayEquals(model.get(i), viaArena, "arena bytes of line " + i);
+      byte[] a = deck.bytes(i);
+      byte[] viaSegment = java.util.Arrays.copyOfRange(a, deck.start(i), deck.start(i) + deck.length(i));
+      assertArrayEquals(model.get(i), viaSegment, "segment bytes of line " + i);
     }
   }
 
@@ -98,5 +99,69 @@ class DeckTest {
     Lines.Builder b = new Lines.Builder(l.size(), 64);
     for (byte[] x : l) b.add(x, 0, x.length);
     return b.build();
+  }
+
+  @Test
+  void chunksWrittenAcrossSegmentsAreAppendedWithoutCopiesAndEditsStayCorrect() {
+    // About 12 MB of lines: three segments, chunks that end inside one and continue in the next.
+    Random r = new Random(7);
+    List<byte[]> model = new ArrayList<>();
+    SegmentWriter w = new SegmentWriter(-1);
+    Deck d = Deck.withCapacity(0);
+    for (int chunk = 0; chunk < 40; chunk++) {
+      w.begin(16);
+      for (int i = 0; i < 5000; i++) {
+        byte[] line = new byte[20 + r.nextInt(80)];
+        r.nextBytes(line);
+        model.add(line);
+        w.add(line, 0, line.length);
+      }
+      DeckChunk c = w.end();
+      if (chunk % 7 == 3) { // a chunk dropped (overtaken by an edit): its bytes are garbage
+        model.subList(model.size() - c.count(), model.size()).clear();
+        continue;
+      }
+      d.append(c);
+    }
+    assertSameLines(model, d);
+    for (int step = 0; step < 2000; step++) {
+      int first = r.nextInt(model.size());
+      int last = Math.min(model.size(), first + r.nextInt(3));
+      List<byte[]> repl = List.of(randomLine(r), randomLine(r));
+      model.subList(first, last).clear();
+      model.addAll(first, repl);
+      d.replace(first, last, lines(repl));
+    }
+    assertSameLines(model, d);
+  }
+
+  @Test
+  void aLineLongerThanASegmentGetsOneOfItsOwn() {
+    byte[] big = new byte[Deck.SEGMENT_BYTES + 123];
+    java.util.Arrays.fill(big, (byte) 'x');
+    List<byte[]> model = new ArrayList<>(List.of("a".getBytes(), big, "b".getBytes()));
+    Deck d = Deck.of(lines(model));
+    assertSameLines(model, d);
+    d.replace(1, 2, lines(List.of(big, big)));
+    model.set(1, big);
+    model.add(2, big);
+    assertSameLines(model, d);
+  }
+
+  @Test
+  void compactionCopiesAFewSegmentsNotTheWholeArena() {
+    // 12 MB of 100-byte lines, then every line of the first segment's worth replaced twice.
+    int n = 120_000;
+    List<byte[]> model = new ArrayList<>();
+    for (int i = 0; i < n; i++) model.add(new byte[100]);
+    Deck d = Deck.of(lines(model));
+    long loaded = d.heapBytes();
+    for (int round = 0; round < 2; round++) {
+      for (int i = 0; i < 40_000; i++) d.replace(i, i + 1, lines(List.of(new byte[100])));
+    }
+    assertEquals(12_000_000, d.byteSize());
+    // Garbage stays under an eighth of the live bytes (plus an edit segment and a slack).
+    assertTrue(d.heapBytes() < loaded + 12_000_000 / 8 + 2 * Deck.SEGMENT_BYTES, d.heapBytes() + " vs " + loaded);
+    assertSameLines(model, d);
   }
 }

@@ -23,9 +23,17 @@ class FoldPlanTest {
     List<String> out = new ArrayList<>();
     for (int i = 0; i < p.size(); i++) {
       out.add(p.start(i) + "-" + p.end(i) + " L" + p.level(i) + " " + p.names()[p.nameIndex(i)]
-          + " " + p.count(i) + " |" + p.text(i) + "|");
+          + " " + p.count(i) + " |" + text(p, i) + "|");
     }
     return out;
+  }
+
+  /** The fold text Neovim shows for fold {@code i} (FOLDS.md §9). */
+  private static String text(FoldPlan p, int i) {
+    String name = p.names()[p.nameIndex(i)];
+    return p.level(i) == 1
+        ? FoldSet.level1Text(p.end(i) - p.start(i) + 1, name)
+        : FoldSet.level2Text(p.count(i), name);
   }
 
   @Test

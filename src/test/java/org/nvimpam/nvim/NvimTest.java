@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.nvimpam.deck.Deck;
 import org.nvimpam.deck.Lines;
 import org.nvimpam.rpc.ErrorType;
 import org.nvimpam.rpc.NvimErrorEvent;
@@ -60,16 +61,16 @@ class NvimTest {
   }
 
   @Test
-  void bufGetAllLinesFetchesABigBufferInChunksAsOneSnapshot() throws Exception {
-    // 300,001 lines: three chunks; every line names its number, one carries invalid UTF-8.
+  void bufGetDeckFetchesABigBufferInChunksAsOneSnapshot() throws Exception {
+    // 300,001 lines: several chunks and segments; every line names its number, one carries invalid UTF-8.
     get(nvim.execLua("local t = {} for i = 1, 300001 do t[i] = 'line ' .. i end "
         + "t[200000] = 'bad \\255\\254 bytes' vim.api.nvim_buf_set_lines(0, 0, -1, false, t)",
         Encoders.none()));
     Buffer b = get(nvim.currentBuffer());
 
-    Lines lines = nvim.bufGetAllLines(b);
+    Deck lines = nvim.bufGetDeck(b);
 
-    assertEquals(300_001, lines.count());
+    assertEquals(300_001, lines.lineCount());
     assertEquals("line 1", new String(lines.line(0), StandardCharsets.ISO_8859_1));
     assertEquals("line 131073", new String(lines.line(131_072), StandardCharsets.ISO_8859_1));
     assertArrayEquals(new byte[] {'b', 'a', 'd', ' ', (byte) 0xff, (byte) 0xfe, ' ', 'b', 'y', 't', 'e', 's'},
@@ -183,8 +184,8 @@ class NvimTest {
         seen.add("detach");
       }
     };
-    assertTrue(get(nvim.bufAttach(b, true, l)));
-    assertEquals("0..-1:a|b|c|", seen.poll(), "the initial dump precedes the attach reply");
+    assertTrue(get(nvim.bufAttach(b, l)));
+    assertEquals(null, seen.poll(), "no initial dump: lines are fetched in chunks (BufferLoad)");
     List<String> expected = new ArrayList<>();
     for (int i = 0; i < 200; i++) {
       nvim.call("nvim_buf_set_lines", nvim.args(b, 1, 2, true, List.of("x" + i, "y" + i)),

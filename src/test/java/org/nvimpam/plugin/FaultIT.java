@@ -286,6 +286,35 @@ class FaultIT {
     return String.join("\n", strings(lua("return require('nvimpam').info_lines()")));
   }
 
+  // ---- edits that take folds with them --------------------------------------------------------
+
+  @Test
+  void aFoldCutAndPutBackInOneCommandIsFoldedAgain() throws Exception {
+    // Found by the soak: dd on a closed fold deletes its lines and Neovim drops the fold with them;
+    // P puts the same lines back, so the text is as before, but the window has lost the fold.
+    setup("auto_attach = false, debounce_ms = 20");
+    edit(example());
+    Buffer b = nvim.currentBuffer().join();
+    nvim.command("NvimpamFoldAttach").join();
+    assertEquals(29L, nvim.eval("foldclosed(29)").join());
+
+    nvim.command("normal! 29GddP").join();
+
+    awaitTree(b, "after ddP on a closed fold");
+  }
+
+  /** Waits until the current window's folds equal a full parse of {@code b}. */
+  private void awaitTree(Buffer b, String what) throws Exception {
+    long end = System.currentTimeMillis() + WAIT_MS;
+    FoldTree want = expected(b);
+    FoldTree got = FoldTree.read(nvim);
+    while (!want.equals(got) && System.currentTimeMillis() < end) {
+      Thread.sleep(50);
+      got = FoldTree.read(nvim);
+    }
+    assertSameTree(want, got, what);
+  }
+
   // ---- :bufdo and :windo ------------------------------------------------------------------------
 
   @Test

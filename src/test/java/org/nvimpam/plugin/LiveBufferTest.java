@@ -10,7 +10,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.nvimpam.deck.Deck;
 import org.nvimpam.deck.Lines;
+import org.nvimpam.nvim.BufferLoad;
 import org.nvimpam.fold.FoldEngine;
 import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.fold.FoldPlan;
@@ -20,14 +22,15 @@ import org.nvimpam.nvim.Buffer;
 class LiveBufferTest {
   private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
   private final List<FoldPlan> pushed = new ArrayList<>();
-  private final List<Long> ticks = new ArrayList<>();
-  private RuntimeException lost;
-  private boolean typing;
+  private final List<Long> confirmed = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private volatile Throwable lost;
+  private volatile boolean typing;
+  private volatile long debounceMs = 1_000_000; // refreshes in most tests are explicit
 
   private final LiveBuffer.Host host = new LiveBuffer.Host() {
     @Override
     public long debounceMs() {
-      return 1_000_000; // refreshes in these tests are explicit
+      return debounceMs;
     }
 
     @Override
@@ -41,10 +44,14 @@ class LiveBufferTest {
     }
 
     @Override
+    public void confirm(Buffer buffer, long changedtick) {
+      confirmed.add(changedtick);
+    }
+
+    @Override
     public FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, long changedtick,
         boolean whole) {
       pushed.add(plan);
-      ticks.add(whole ? -1 : changedtick);
       return new FoldSummary(buffer.id(), lines, plan.size(), 0, parseMs, 0, "test");
     }
 
@@ -52,8 +59,9 @@ class LiveBufferTest {
     public void detached(LiveBuffer buffer) {}
 
     @Override
-    public void lost(LiveBuffer buffer, RuntimeException cause) {
+    public Throwable lost(LiveBuffer buffer, Throwable cause) {
       lost = cause;
+      return cause;
     }
   };
 
@@ -69,52 +77,39 @@ class LiveBufferTest {
 
   private static final Lines NODES = Lines.ofLatin1("NODE  /        1", "NODE  /        2", "NODE  /        3");
 
+  private void load(Lines lines) {
+    live.onLoaded(new Buffer(1), Deck.of(lines), new BufferLoad.Stats(lines.count(), lines.byteSize(), 1, 0, 0, 0));
+  }
+
   @Test
-  void anEventOutsideTheHeldLinesStopsLiveFoldingWithAReason() {
-    live.onLines(new Buffer(1), 1, 0, -1, NODES, false);
+  void anEventOutsideTheHeldLinesStopsLiveFoldingWithAReason() throws Exception {
+    load(NODES);
 
     live.onLines(new Buffer(1), 2, 10, 12, Lines.ofLatin1("x"), false);
 
+    long end = System.currentTimeMillis() + 5000; // reported from the scheduler, outside the lock
+    while (lost == null && System.currentTimeMillis() < end) Thread.sleep(5);
     assertNotNull(lost);
+    assertEquals(LiveBuffer.Phase.CLOSED, live.phase());
   }
 
   @Test
-  void afterTheFirstPushEveryChangeIsARefoldAtItsChangedtick() {
-    live.onLines(new Buffer(1), 1, 0, -1, NODES, false);
-    live.refresh();
+  void unchangedFoldsAreNotPushedAgain() throws Exception {
+    load(NODES);
+    live.firstPush().get(5, java.util.concurrent.TimeUnit.SECONDS); // the load's own push
     live.onLines(new Buffer(1), 2, 1, 2, Lines.ofLatin1("NODE  /        9"), false); // same folds
 
-    live.refresh();
-
-    assertEquals(List.of(-1L, 2L), ticks, "the first push is whole, the next one a refold of tick 2");
-  }
-
-  @Test
-  void noChangeNoPush() {
-    live.onLines(new Buffer(1), 1, 0, -1, NODES, false);
-    live.refresh();
-
-    live.refresh();
+    assertEquals(LiveBuffer.Outcome.UNCHANGED, live.refresh(false).outcome());
 
     assertEquals(1, pushed.size());
-  }
-
-  @Test
-  void nvimpamFoldPushesTheWholePlan() {
-    live.onLines(new Buffer(1), 1, 0, -1, NODES, false);
-    live.refresh();
-    live.onLines(new Buffer(1), 2, 1, 2, Lines.ofLatin1("NODE  /        9"), false);
-
-    live.pushNow();
-
-    assertEquals(List.of(-1L, -1L), ticks);
+    assertEquals(List.of(2L), confirmed, "Neovim's side is told its folds are those of tick 2");
   }
 
   @Test
   void nothingIsPushedWhileTheUserTypesAndTheRefreshFollowsInsertLeave() throws Exception {
-    live.onLines(new Buffer(1), 1, 0, -1, NODES, false);
-    typing = true;
-    live.refresh();
+    typing = true; // before the load, whose push would otherwise race with it
+    load(NODES);
+    assertEquals(LiveBuffer.Outcome.DEFERRED_WHILE_TYPING, live.refresh(false).outcome());
     assertTrue(pushed.isEmpty());
 
     typing = false;
@@ -125,5 +120,60 @@ class LiveBufferTest {
       Thread.sleep(5);
     }
     assertEquals(1, pushed.size());
+  }
+
+  @Test
+  void anIsolatedChangeRefoldsAtOnceWithoutWaitingForTheDebounce() throws Exception {
+    load(NODES);
+    live.firstPush().get(5, java.util.concurrent.TimeUnit.SECONDS); // the load's own push
+    // A debounce far longer than the test: only a leading-edge refresh can push in time.
+    live.onLines(new Buffer(1), 2, 3, 3, Lines.ofLatin1("SHELL /        1"), false);
+
+    long end = System.currentTimeMillis() + 5000;
+    while (pushed.size() < 2 && System.currentTimeMillis() < end) Thread.sleep(5);
+    assertEquals(2, pushed.size());
+  }
+
+  @Test
+  void aBurstOfChangesIsCoalescedIntoOneRefoldAfterTheLast() throws Exception {
+    load(NODES);
+    live.firstPush().get(5, java.util.concurrent.TimeUnit.SECONDS); // the load's own push
+    debounceMs = 1500; // long enough that a slow machine still delivers the burst within it
+    String[] kinds = {"SHELL /        1", "BEAM  /        1", "SOLID /        1", "SHELL /        2"};
+    live.onLines(new Buffer(1), 2, 3, 3, Lines.ofLatin1(kinds[0]), false); // leading edge: pushed at once
+    long end = System.currentTimeMillis() + 5000;
+    while (pushed.size() < 2 && System.currentTimeMillis() < end) Thread.sleep(5);
+    for (int i = 1; i < kinds.length; i++) { // each within the debounce of the one before
+      live.onLines(new Buffer(1), 3 + i, 3 + i, 3 + i, Lines.ofLatin1(kinds[i]), false);
+    }
+    end = System.currentTimeMillis() + 10_000;
+    while (pushed.size() < 3 && System.currentTimeMillis() < end) Thread.sleep(5);
+    Thread.sleep(1600); // more than the debounce: a second trailing push would have come by now
+    assertEquals(3, pushed.size());
+  }
+
+  @Test
+  void aRefreshWhileLoadingSaysSoAndThePushFollowsTheLoad() throws Exception {
+    assertEquals(LiveBuffer.Outcome.LOADING, live.refresh(false).outcome());
+    load(NODES);
+    FoldSummary first = live.firstPush().get(5, java.util.concurrent.TimeUnit.SECONDS);
+    assertEquals(3, first.lines());
+  }
+
+  @Test
+  void deletedLinesArePushedAgainEvenWhenTheFoldsEndUpUnchanged() throws Exception {
+    load(NODES);
+    live.firstPush().get(5, java.util.concurrent.TimeUnit.SECONDS);
+    // ddP: the card deleted and put back. Neovim dropped the fold with the deleted lines.
+    typing = true; // holds the scheduled refreshes back, so that only the explicit one below runs
+    live.onLines(new Buffer(1), 2, 0, 3, Lines.empty(), false);
+    live.onLines(new Buffer(1), 3, 0, 0, NODES, false);
+    Thread.sleep(100);
+    typing = false;
+
+    assertEquals(LiveBuffer.Outcome.PUSHED, live.refresh(false).outcome());
+    assertEquals(pushed.get(0).size(), pushed.get(1).size());
+    live.onLines(new Buffer(1), 4, 1, 2, Lines.ofLatin1("NODE  /        9"), false); // a line typed over
+    assertEquals(LiveBuffer.Outcome.UNCHANGED, live.refresh(false).outcome());
   }
 }

@@ -348,6 +348,20 @@ class PluginIT {
   }
 
   @Test
+  void aBigDeckThatOpensReportsLinesFoldsAndTimeToo() throws Exception {
+    setup("notify_lines = 1000, debounce_ms = 20");
+    nvim.command("filetype on").join();
+    Path deck = dir.resolve("car.pc");
+    Files.write(deck, example());
+
+    nvim.command("edit " + deck).join(); // folded live in the background
+
+    awaitLua("return #_G.notes > 0");
+    String note = String.valueOf(((List<?>) notes().get(0)).get(0));
+    assertTrue(note.matches("nvimpam: 20,586 lines, 23 folds in \\d+\\.\\d\\d s"), note);
+  }
+
+  @Test
   void aMissingJavaIsReportedWithTheFix() {
     lua("require('nvimpam').setup({ java = '/nonexistent/bin/java', auto_attach = false })");
 
@@ -386,6 +400,17 @@ class PluginIT {
     // 0.7 writes "  - OK: JVM started", 0.10 "- OK JVM started", 0.12 "- <icon> OK JVM started".
     assertTrue(HEALTH_OK_JVM.matcher(report).find(), report);
     assertFalse(report.contains("ERROR"), report);
+    assertTrue(report.contains("started by this check"), "says that it started the JVM: " + report);
+  }
+
+  @Test
+  void aMisspelledSetupKeyIsRejectedWithTheValidKeys() {
+    Object e = lua("local ok, e = pcall(require('nvimpam').setup, { stratgy = 'pipe' }) return e");
+
+    String message = String.valueOf(e);
+    assertTrue(message.contains("unknown option 'stratgy'"), message);
+    assertTrue(message.contains("auto_attach, debounce_ms, generic_cards, jar, java, jvm_args, live, notify_lines, "
+        + "one_line_folds, strategy, timeout_ms"), message);
   }
 
   @Test
@@ -396,16 +421,58 @@ class PluginIT {
     nvim.command("UpdateRemotePlugins").join();
     String text = Files.readString(manifest);
     assertTrue(text.contains("'name': 'NvimpamFold'"), text);
+    assertTrue(text.contains("'sync': 0") && !text.contains("'sync': 1"), "asynchronous commands: " + text);
     nvim.close();
 
     nvim = EmbeddedNvim.start();
+    lua("_G.notes = {} vim.notify = function(m, l) table.insert(_G.notes, { m, l or 2 }) end");
     nvim.command(init).join();
     EmbeddedNvim.edit(nvim, example(), dir);
     Buffer b = nvim.currentBuffer().join();
 
     nvim.command("NvimpamFold").join();
 
-    assertEquals(expected(b), FoldTree.read(nvim));
+    awaitFoldsFollow(b); // the manifest's commands are asynchronous
+  }
+
+  @Test
+  void theManifestsCommandsRunTheSameCodeAsSetups() throws Exception {
+    Path manifest = dir.resolve("rplugin.vim");
+    String init = "let $NVIM_RPLUGIN_MANIFEST = '" + manifest + "' | runtime! plugin/rplugin.vim | runtime plugin/nvimpam.vim";
+    nvim.command(init).join();
+    nvim.command("UpdateRemotePlugins").join();
+    nvim.close();
+    nvim = EmbeddedNvim.start();
+    lua("_G.notes = {} vim.notify = function(m, l) table.insert(_G.notes, { m, l or 2 }) end");
+    nvim.command(init).join();
+    String jar = System.getProperty("nvimpam.jar", EmbeddedNvim.root().resolve("target/nvimpam.jar").toString());
+    lua("require('nvimpam.config').set({ jar = '" + jar + "', auto_attach = false, notify_lines = 1000 })");
+    EmbeddedNvim.edit(nvim, example(), dir);
+
+    nvim.command("NvimpamFold").join();
+    awaitLua("return #_G.notes > 0");
+    String note = String.valueOf(((List<?>) notes().get(0)).get(0));
+    assertTrue(note.matches("nvimpam: 20,586 lines, 23 folds in \\d+\\.\\d\\d s"), "the summary, as setup()'s command: " + note);
+
+    nvim.command("NvimpamFoldStrategy pipe").join();
+    awaitLua("return require('nvimpam').strategy() == 'pipe'");
+    long pid = ((Number) lua("return require('nvimpam.host').pid()")).longValue();
+    ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+    awaitLua("return not require('nvimpam.host').running()");
+    nvim.command("NvimpamFold").join(); // starts a new JVM, with the options Lua owns
+    awaitLua("return require('nvimpam.host').pid() ~= nil and require('nvimpam.host').pid() ~= " + pid);
+
+    String info = String.join("\n", castStrings(lua("return require('nvimpam').info_lines()")));
+    assertTrue(info.contains("strategy: pipe"), "the strategy survives a restart: " + info);
+  }
+
+  /** Waits until the Lua expression is true. */
+  private void awaitLua(String code) throws Exception {
+    long end = System.currentTimeMillis() + WAIT_MS;
+    while (!Boolean.TRUE.equals(lua(code)) && System.currentTimeMillis() < end) {
+      Thread.sleep(20);
+    }
+    assertEquals(true, lua(code), code);
   }
 
   private static List<String> castStrings(Object o) {

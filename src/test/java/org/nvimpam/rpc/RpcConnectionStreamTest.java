@@ -94,6 +94,7 @@ class RpcConnectionStreamTest {
     assertFalse(u.hasNext());
     assertEquals(wire.size(), c.bytesWritten());
     c.close();
+    peer.close(); // a reader blocked in PipedInputStream.read wakes only when the writer closes
   }
 
   @Test

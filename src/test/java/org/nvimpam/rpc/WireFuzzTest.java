@@ -245,6 +245,7 @@ class WireFuzzTest {
     Map<WireMutator.Kind, Integer> kinds = new EnumMap<>(WireMutator.Kind.class);
     int connections = 0;
     long bytes = 0;
+    java.util.Set<Thread> threadsBefore = connectionThreads();
     long t0 = System.nanoTime();
     for (int c = 0; c < CASES; c++) {
       byte[] base = unit(rnd, forms);
@@ -267,7 +268,7 @@ class WireFuzzTest {
         throw new AssertionError("case " + c + " (seed " + SEED + "): " + e, e);
       }
     }
-    assertNoThreadsLeft();
+    assertNoThreadsLeft(threadsBefore);
     double s = (System.nanoTime() - t0) / 1e9;
     System.err.printf("wire fuzz: %,d mutated cases (%,d bytes; %,d also through a connection) in %.1f s: %s, %s%n",
         CASES, bytes, connections, s, outcomes, kinds);
@@ -502,7 +503,7 @@ class WireFuzzTest {
         String m = methods.get(id);
         calls.add(nvim.call(m, Encoders.none(), resultDecoder(m)));
       }
-      calls.add(nvim.bufAttach(new Buffer(1), false, new BufferListener() {
+      calls.add(nvim.bufAttach(new Buffer(1), new BufferListener() {
         @Override
         public void onLines(Buffer buf, long tick, int first, int last, Lines data, boolean more) {
           if (data.count() < 0) throw new AssertionError("negative line count");
@@ -543,12 +544,18 @@ class WireFuzzTest {
     return closedBy == null ? "closed cleanly" : closedBy.getMessage();
   }
 
-  private static void assertNoThreadsLeft() throws InterruptedException {
+  /** The connection threads alive now (other test classes in this JVM may hold connections). */
+  private static java.util.Set<Thread> connectionThreads() {
+    return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive)
+        .filter(t -> t.getName().startsWith("nvimpam-rpc")).collect(java.util.stream.Collectors.toSet());
+  }
+
+  /** No connection thread started since {@code before} is still alive. */
+  private static void assertNoThreadsLeft(java.util.Set<Thread> before) throws InterruptedException {
     long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     List<String> left;
     do {
-      left = Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
-          .filter(n -> n.startsWith("nvimpam-rpc")).toList();
+      left = connectionThreads().stream().filter(t -> !before.contains(t)).map(Thread::getName).toList();
       if (left.isEmpty()) return;
       Thread.sleep(20);
     } while (System.nanoTime() < end);

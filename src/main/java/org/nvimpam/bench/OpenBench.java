@@ -1,0 +1,216 @@
+package org.nvimpam.bench;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.nvimpam.deck.Lines;
+import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.Encoders;
+import org.nvimpam.nvim.Nvim;
+import org.nvimpam.rpc.ChildProcessTransport;
+
+/**
+ * Opens big generated decks end to end through the plugin, in a headless Neovim, as a user with
+ * {@code require('nvimpam').setup{}} would: Neovim's own {@code :edit} of the file (same run, no
+ * plugin), open to folds in place, the longest time Neovim took to answer a second client
+ * meanwhile, the JVM's memory, and how long edits take to be refolded.
+ */
+public final class OpenBench {
+  /** One deck's figures. */
+  public record Row(long lines, long bytes, double nvimEditMs, double openMs, double openStallMs, double pluginStallMs,
+      long jvmPeakRssKb, long jvmRssKb, String heap, double firstEditMs, double laterEditMs, double editStallMs) {}
+
+  private static final long WAIT_S = 600;
+  private static final String FOLDED = "return require('nvimpam.folds').applied_tick(0) == vim.b.changedtick";
+  private static final String BEAM = "BEAM  /        7       1       2       3";
+
+  private final String nvimExe;
+  private final Path root;
+  private final Path dir;
+  private final List<String> jvmArgs;
+  private final PrintStream log;
+
+  public OpenBench(String nvimExe, Path root, Path dir, List<String> jvmArgs, PrintStream log) {
+    this.nvimExe = nvimExe;
+    this.root = root;
+    this.dir = dir;
+    this.jvmArgs = jvmArgs;
+    this.log = log;
+  }
+
+  public Row run(long lines) throws Exception {
+    Path file = dir.resolve("nvimpam-open-" + lines + ".pc");
+    if (!Files.exists(file)) {
+      log.println("writing " + file);
+      try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
+        new org.nvimpam.gen.DeckGenerator(1).write(out, lines);
+      }
+    }
+    long bytes = Files.size(file);
+    readThrough(file); // both opens find the file in the page cache
+    Path sock = dir.resolve("nvimpam-open-" + ProcessHandle.current().pid() + ".sock");
+    Files.deleteIfExists(sock);
+    List<String> argv = new ArrayList<>(ChildProcessTransport.nvimArgv(nvimExe));
+    argv.addAll(List.of("--listen", sock.toString(), "--cmd", "set rtp^=" + root));
+    try (Nvim nvim = Nvim.embed(argv); StallProbe probe = new StallProbe(sock.toString())) {
+      get(nvim.command("filetype on"));
+      // Neovim alone.
+      long t0 = System.nanoTime();
+      get(nvim.command("edit " + file));
+      double editMs = ms(t0);
+      get(nvim.command("bwipeout!"));
+      lua(nvim, "collectgarbage()");
+
+      StringBuilder setup = new StringBuilder("require('nvimpam').setup{");
+      if (!jvmArgs.isEmpty()) {
+        setup.append("jvm_args = {");
+        for (String a : jvmArgs) setup.append('\'').append(a).append("',");
+        setup.append('}');
+      }
+      lua(nvim, setup.append('}').toString());
+      log.println("opening " + lines + " lines through the plugin");
+      long open0 = System.nanoTime();
+      get(nvim.command("edit " + file));
+      long read = System.nanoTime(); // Neovim's own read is over: what follows is the plugin's
+      awaitFolded(nvim);
+      long open1 = System.nanoTime();
+      double openMs = (open1 - open0) / 1e6;
+      log.println("open: " + infoLine(nvim, "last fold:") + "; " + infoLine(nvim, "buffer "));
+      Thread.sleep(3000); // "a few seconds after the load": the JVM may give heap back
+      long pid = ((Number) lua(nvim, "return require('nvimpam.host').pid()")).longValue();
+      long[] rss = rssKb(pid);
+      String heap = heapLine(nvim);
+
+      Buffer buf = get(nvim.currentBuffer());
+      int at = nodeRunLine(nvim, buf, (int) (lines / 2));
+      double[] editMsAll = new double[5];
+      long edits0 = System.nanoTime();
+      for (int k = 0; k < editMsAll.length; k++) {
+        long e0 = System.nanoTime();
+        if (k % 2 == 0) {
+          setLines(nvim, buf, at, at, BEAM, BEAM); // a BEAM fold splits the NODE fold
+        } else {
+          setLines(nvim, buf, at, at + 2); // and goes again
+        }
+        awaitFolded(nvim);
+        editMsAll[k] = ms(e0);
+        log.println("edit " + k + ": " + String.format(Locale.ROOT, "%.1f ms, ", editMsAll[k]) + infoLine(nvim, "last fold:"));
+        Thread.sleep(400); // past the debounce: each edit is an isolated one
+      }
+      long edits1 = System.nanoTime();
+      double[] later = Arrays.copyOfRange(editMsAll, 1, editMsAll.length);
+      Arrays.sort(later);
+      return new Row(lines, bytes, editMs, openMs, probe.maxMs(open0, open1), probe.maxMs(read, open1), rss[1], rss[0], heap,
+          editMsAll[0], later[later.length / 2], probe.maxMs(edits0, edits1));
+    } finally {
+      Files.deleteIfExists(sock);
+    }
+  }
+
+  private static void readThrough(Path file) throws IOException {
+    byte[] buf = new byte[1 << 20];
+    try (InputStream in = Files.newInputStream(file)) {
+      while (in.read(buf) >= 0) {
+        // only to warm the page cache
+      }
+    }
+  }
+
+  private static void awaitFolded(Nvim nvim) throws Exception {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
+    while (!Boolean.TRUE.equals(lua(nvim, FOLDED))) {
+      if (System.nanoTime() > end) throw new IllegalStateException("no folds within " + WAIT_S + " s");
+      Thread.sleep(2);
+    }
+  }
+
+  /** A line inside a run of NODE cards near {@code around}, where two BEAM lines make a new fold. */
+  private static int nodeRunLine(Nvim nvim, Buffer buf, int around) throws Exception {
+    for (int from = around; from < around + 2_000_000; from += 500) {
+      Lines l = get(nvim.bufGetLines(buf, from, from + 500, false));
+      for (int i = 1; i + 1 < l.count(); i++) {
+        if (isNode(l, i - 1) && isNode(l, i) && isNode(l, i + 1)) return from + i;
+      }
+    }
+    throw new IllegalStateException("no NODE run after line " + around);
+  }
+
+  private static boolean isNode(Lines l, int i) {
+    return l.length(i) > 8 && new String(l.line(i), 0, 8, StandardCharsets.ISO_8859_1).equals("NODE  / ");
+  }
+
+  private static void setLines(Nvim nvim, Buffer buf, int start, int end, String... lines) throws Exception {
+    get(nvim.call("nvim_buf_set_lines", out -> {
+      out.packArrayHeader(5);
+      nvim.writeBuffer(out, buf);
+      out.packInt(start).packInt(end).packBoolean(true).packArrayHeader(lines.length);
+      for (String s : lines) out.packString(s);
+    }, org.nvimpam.nvim.Decoders.nil()));
+  }
+
+  private static String heapLine(Nvim nvim) throws Exception {
+    String s = infoLine(nvim, "heap:");
+    return s.startsWith("heap:") ? s.substring(5).trim() : s;
+  }
+
+  /** The line of :NvimpamFoldInfo that starts with {@code prefix}, or "?". */
+  private static String infoLine(Nvim nvim, String prefix) throws Exception {
+    Object info = lua(nvim, "return require('nvimpam').info_lines()");
+    for (Object o : (List<?>) info) {
+      String s = String.valueOf(o).trim();
+      if (s.startsWith(prefix)) return s;
+    }
+    return "?";
+  }
+
+  /** VmRSS and VmHWM (peak) of a process, in kB. */
+  private static long[] rssKb(long pid) throws IOException {
+    long rss = -1;
+    long hwm = -1;
+    for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+      if (line.startsWith("VmRSS:")) rss = kb(line);
+      if (line.startsWith("VmHWM:")) hwm = kb(line);
+    }
+    return new long[] {rss, hwm};
+  }
+
+  private static long kb(String line) {
+    return Long.parseLong(line.replaceAll("[^0-9]", ""));
+  }
+
+  private static Object lua(Nvim nvim, String code) throws Exception {
+    return get(nvim.execLua(code, Encoders.none()));
+  }
+
+  private static <T> T get(CompletableFuture<T> f) throws Exception {
+    return f.get(WAIT_S, TimeUnit.SECONDS);
+  }
+
+  private static double ms(long t0) {
+    return (System.nanoTime() - t0) / 1e6;
+  }
+
+  /** The figures as a Markdown table. */
+  public static void print(List<Row> rows, PrintStream out) {
+    out.println("| lines | deck MB | nvim :edit s | open→folds s | ratio | longest stall s (after :edit) "
+        + "| JVM RSS peak / 3 s after MB | first edit ms | later edits ms | stall while editing ms |");
+    out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (Row r : rows) {
+      out.println(String.format(Locale.ROOT, "| %,d | %d | %.2f | %.2f | %.1f× | %.2f (%.2f) | %d / %d | %.0f | %.0f | %.0f |",
+          r.lines(), Math.round(r.bytes() / 1e6), r.nvimEditMs() / 1000, r.openMs() / 1000, r.openMs() / r.nvimEditMs(),
+          r.openStallMs() / 1000, r.pluginStallMs() / 1000, Math.round(r.jvmPeakRssKb() * 1024 / 1e6),
+          Math.round(r.jvmRssKb() * 1024 / 1e6), r.firstEditMs(), r.laterEditMs(), r.editStallMs()));
+    }
+    for (Row r : rows) out.println(String.format(Locale.ROOT, "heap %,d lines: %s", r.lines(), r.heap()));
+  }
+}

@@ -1,0 +1,67 @@
+package org.nvimpam.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.nvimpam.bench.OpenBench;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code bench-open}: big decks opened end to end through the plugin in a headless Neovim. */
+@Command(
+    name = "bench-open",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Opens generated decks through the plugin (require('nvimpam').setup{} on this repository's runtime)"
+          + " in a headless Neovim and reports, per deck: Neovim's own :edit of the file (same run), open to"
+          + " folds in place, the longest time Neovim took to answer a second client (a --listen socket pinged"
+          + " every 5 ms), the JVM's RSS (peak and 3 s after the load) and heap, and edit to refold latency.",
+    })
+public final class BenchOpenCommand implements Callable<Integer> {
+  @Option(names = "--lines", split = ",", paramLabel = "N", defaultValue = "1000000,10000000",
+      description = "Deck sizes in lines (default: ${DEFAULT-VALUE}).")
+  private List<Long> lines;
+
+  @Option(names = "--nvim", paramLabel = "PATH", defaultValue = "nvim", description = "Neovim executable.")
+  private String nvim;
+
+  @Option(names = "--root", paramLabel = "DIR", defaultValue = ".",
+      description = "The plugin's root (lua/, target/nvimpam.jar); default: the current directory.")
+  private Path root;
+
+  @Option(names = "--dir", paramLabel = "DIR", defaultValue = "${java.io.tmpdir}",
+      description = "Where the decks are written (and kept for the next run).")
+  private Path dir;
+
+  @Option(names = "--jvm-arg", paramLabel = "ARG", description = "A jvm_args entry for setup{}; repeatable.")
+  private List<String> jvmArgs = new ArrayList<>();
+
+  @Option(names = "--load-chunks-kb", split = ",", paramLabel = "KB",
+      description = "Instead: time the chunked load alone on the first deck, for these chunk sizes.")
+  private List<Integer> chunksKb = new ArrayList<>();
+
+  @Option(names = "--load-in-flight", split = ",", paramLabel = "N", defaultValue = "1,2,3",
+      description = "With --load-chunks-kb: chunks in flight (default: ${DEFAULT-VALUE}).")
+  private List<Integer> inFlight;
+
+  @Override
+  public Integer call() throws Exception {
+    if (!chunksKb.isEmpty()) {
+      Path file = dir.resolve("nvimpam-open-" + lines.get(0) + ".pc");
+      if (!java.nio.file.Files.exists(file)) {
+        try (var out = new java.io.BufferedOutputStream(java.nio.file.Files.newOutputStream(file), 1 << 16)) {
+          new org.nvimpam.gen.DeckGenerator(1).write(out, lines.get(0));
+        }
+      }
+      org.nvimpam.bench.LoadBench.print(
+          org.nvimpam.bench.LoadBench.run(nvim, file, chunksKb, inFlight, 5, System.err), System.out);
+      return 0;
+    }
+    OpenBench bench = new OpenBench(nvim, root.toAbsolutePath(), dir, jvmArgs, System.err);
+    List<OpenBench.Row> rows = new ArrayList<>();
+    for (long n : lines) rows.add(bench.run(n));
+    OpenBench.print(rows, System.out);
+    return 0;
+  }
+}

@@ -1,0 +1,43 @@
+package org.nvimpam.deck;
+
+/**
+ * Consecutive lines already written into arena segments by a {@link SegmentWriter}, ready to be
+ * appended to a {@link Deck} without copying their bytes. Line {@code i} is {@code
+ * segment(i)[offset(i) .. +length(i))}.
+ */
+public final class DeckChunk {
+  final byte[][] segments; // in writing order
+  final int[] segmentFirstLine; // the first line of each segment
+  final int[] segmentEnd; // bytes written into each segment once this chunk ended
+  final int[] offs;
+  final int[] lens;
+  final int count;
+  final long bytes;
+
+  DeckChunk(byte[][] segments, int[] segmentFirstLine, int[] segmentEnd, int[] offs, int[] lens,
+      int count, long bytes) {
+    this.segments = segments;
+    this.segmentFirstLine = segmentFirstLine;
+    this.segmentEnd = segmentEnd;
+    this.offs = offs;
+    this.lens = lens;
+    this.count = count;
+    this.bytes = bytes;
+  }
+
+  public int count() {
+    return count;
+  }
+
+  /** Bytes of all lines, terminators excluded. */
+  public long byteSize() {
+    return bytes;
+  }
+
+  /** A copy of line {@code i}; for tests and messages. */
+  public byte[] line(int i) {
+    int s = segmentFirstLine.length - 1;
+    while (segmentFirstLine[s] > i) s--;
+    return java.util.Arrays.copyOfRange(segments[s], offs[i], offs[i] + lens[i]);
+  }
+}

@@ -1,0 +1,337 @@
+package org.nvimpam.nvim;
+
+import java.io.IOException;
+import org.nvimpam.deck.Deck;
+import org.nvimpam.deck.DeckChunk;
+import org.nvimpam.deck.Lines;
+import org.nvimpam.deck.SegmentWriter;
+
+/**
+ * Attaches to a buffer without its initial dump ({@code nvim_buf_attach(buf, false, {})}: with
+ * {@code true} Neovim builds the whole buffer as ONE message in its main loop) and fetches its
+ * lines in pipelined {@code nvim_buf_get_lines} chunks of bounded bytes, decoded straight into a
+ * {@link Deck}, while edits made meanwhile keep arriving as {@code nvim_buf_lines_event}s.
+ *
+ * <p>Consistency rests on wire order: chunk replies and events come over one connection, and
+ * {@link org.nvimpam.rpc.RpcConnection#requestInOrder} hands both to the dispatcher thread in that
+ * order, so every reply reflects exactly the events handled before it. The load keeps "lines
+ * [0, fetched) are known": an event inside that prefix is applied to it, an event beyond it is
+ * left for the chunks that will fetch those lines, and an event that shifts lines (or reaches
+ * past the prefix) makes every chunk requested before it stale: its reply is dropped and the range
+ * asked again. So each edit is applied exactly once. Progress: stale chunks are re-asked at half
+ * the size (down to one line), and a load that keeps being overtaken gives up after wasting a
+ * bounded number of bytes, with a message.
+ *
+ * <p>All state below is confined to the dispatcher thread, except what the chunk decoder (on the
+ * reader thread) reads: {@link #epoch} and {@link #closed}, to skip replies already known stale.
+ */
+public final class BufferLoad implements BufferListener {
+  /** Sizes of the pipeline; see bench/README.md for how the defaults were measured. */
+  public record Options(int chunkBytes, int inFlight, boolean fromDisk) {
+    /**
+     * 1 MiB chunks, 3 in flight: Neovim spends a few ms per chunk in its main loop, and the
+     * whole fetch is as fast as with 4 MiB chunks. The file is read from disk when provably the
+     * buffer's text (needs lua/nvimpam/filestate.lua on the runtimepath).
+     */
+    public static final Options DEFAULT = new Options(1 << 20, 3, true);
+
+    public Options {
+      if (chunkBytes < 1 || inFlight < 1) throw new IllegalArgumentException("chunkBytes and inFlight must be >= 1");
+    }
+
+    public Options(int chunkBytes, int inFlight) {
+      this(chunkBytes, inFlight, false);
+    }
+  }
+
+  /** Where a finished load goes. Every method runs on the dispatcher thread. */
+  public interface Target extends BufferListener {
+    /**
+     * The deck equals the buffer as of now; every later event goes to {@link #onLines} from here
+     * on, in order.
+     */
+    void onLoaded(Buffer buf, Deck deck, Stats stats);
+
+    /**
+     * The load failed (cause is an {@link OutOfMemoryError} when the heap ran out); no events
+     * follow. {@code lines} and {@code deckBytes} (newlines included) are the buffer's size as
+     * Neovim reported it, 0 if unknown.
+     */
+    void onLoadFailed(Buffer buf, Throwable cause, int lines, long deckBytes);
+
+    /** {@code fetched} of the buffer's {@code count} lines are known; after every chunk. */
+    default void onProgress(Buffer buf, int fetched, int count) {}
+  }
+
+  /**
+   * What a load cost, for summaries and the benchmark. {@code source} is "disk", or "rpc" and
+   * why the file could not be read instead.
+   */
+  public record Stats(int lines, long bytes, int chunks, int staleChunks, int editsDuringLoad, double ms,
+      String source) {
+    public Stats(int lines, long bytes, int chunks, int staleChunks, int editsDuringLoad, double ms) {
+      this(lines, bytes, chunks, staleChunks, editsDuringLoad, ms, "rpc");
+    }
+  }
+
+  /** The buffer's size, and with {@code fromDisk} whether (and where) its file is its text. */
+  private static final String STATE = "local b, disk = ... "
+      + "local ok, fs = pcall(require, 'nvimpam.filestate') "
+      + "if disk and ok then return fs.check(b, " + DiskCheck.SAMPLES + ") end "
+      + "local n = vim.api.nvim_buf_line_count(b) "
+      + "return {n, vim.api.nvim_buf_get_offset(b, n), disk and 'no lua/nvimpam/filestate.lua' or 'not asked'}";
+  /** Reaching 1/4 of the deck's bytes (or 64 MiB) in discarded chunks ends the load. */
+  private static final long MIN_WASTE_LIMIT = 64L << 20;
+
+  private final Nvim nvim;
+  private final Buffer buf;
+  private final Target target;
+  private final Options options;
+  private final long t0 = System.nanoTime();
+
+  private volatile long epoch; // bumped by every event that makes requested chunks stale
+  private volatile boolean closed;
+
+  private SegmentWriter writer; // used by the reader thread only, once created
+  private Deck deck;
+  private boolean counted; // the line count is known; events after it must be tracked
+  private int count; // lines of the buffer now
+  private int fetched; // lines [0, fetched) are in the deck
+  private int requestedTo; // lines [fetched, requestedTo) are asked by valid chunks in flight
+  private int inFlight; // chunk requests without a handled reply, stale ones included
+  private int linesPerChunk;
+  private int fullChunkLines;
+  private boolean failed;
+  private String source = "rpc";
+  private long expectedBytes; // the buffer's bytes with newlines, as Neovim counted them
+  private long waste;
+  private long wasteLimit;
+  private int chunks;
+  private int staleChunks;
+  private int edits;
+
+  private BufferLoad(Nvim nvim, Buffer buf, Target target, Options options) {
+    this.nvim = nvim;
+    this.buf = buf;
+    this.target = target;
+    this.options = options;
+  }
+
+  /**
+   * Starts loading {@code buf} for {@code target}; returns at once. The target hears of the
+   * result on the dispatcher thread. The returned load can be {@linkplain #cancel cancelled}.
+   */
+  public static BufferLoad start(Nvim nvim, Buffer buf, Target target, Options options) {
+    BufferLoad load = new BufferLoad(nvim, buf, target, options);
+    nvim.bufferEvents().put(buf, load); // before the attach: events may follow its reply at once
+    nvim.rpc().requestInOrder("nvim_buf_attach", nvim.args(buf, false, java.util.Map.of()),
+        Decoders.booleanValue(), load::attached);
+    // Asked right behind the attach; events between the two replies are already counted in it.
+    nvim.rpc().requestInOrder("nvim_exec_lua", out -> {
+      out.packArrayHeader(2).packString(STATE).packArrayHeader(2);
+      nvim.writeBuffer(out, buf);
+      out.packBoolean(options.fromDisk());
+    }, DiskCheck::read, load::state);
+    return load;
+  }
+
+  /** Stops the load; nothing more reaches the target. Call on any thread. */
+  public void cancel() {
+    closed = true;
+  }
+
+  private void attached(Boolean ok, Throwable e) {
+    if (closed) return;
+    if (e != null) {
+      fail(e);
+    } else if (!ok) {
+      fail(new IllegalStateException("Neovim refused to attach to buffer " + buf.id() + " (is it loaded?)"));
+    }
+  }
+
+  private void state(DiskCheck s, Throwable e) {
+    if (closed) return;
+    if (e != null) {
+      fail(e);
+      return;
+    }
+    try {
+      count = s.lines();
+      expectedBytes = s.bytes();
+      long bytes = Math.max(0, s.bytes() - count); // without the newlines
+      // The disk fast path: only at the attach's own buffer state, and only for a file that
+      // Neovim read unchanged and that still is what it read; verified on sample lines.
+      String why = edits > 0 ? "edited while attaching" : s.refused();
+      if (why == null) {
+        Deck fromDisk = null;
+        try {
+          fromDisk = org.nvimpam.deck.DeckFile.read(java.nio.file.Path.of(s.path()), count, s.size());
+          why = s.differs(fromDisk);
+        } catch (java.io.IOException | RuntimeException err) {
+          why = "cannot read the file: " + err.getMessage();
+        }
+        if (why == null) {
+          deck = fromDisk;
+          fetched = count;
+          source = "disk";
+          counted = true;
+          complete();
+          return;
+        }
+      }
+      source = "rpc (" + why + ")";
+      wasteLimit = Math.max(MIN_WASTE_LIMIT, bytes / 4);
+      double perLine = count == 0 ? 64 : Math.max(1.0, (double) bytes / count);
+      fullChunkLines = (int) Math.max(1, Math.min(Integer.MAX_VALUE, options.chunkBytes() / perLine));
+      linesPerChunk = fullChunkLines;
+      deck = Deck.withCapacity(count);
+      writer = new SegmentWriter(bytes);
+      counted = true;
+      progress();
+    } catch (OutOfMemoryError oom) {
+      fail(oom);
+    }
+  }
+
+  @Override
+  public void onLines(Buffer b, long changedtick, int first, int last, Lines data, boolean more) {
+    if (closed) return;
+    edits++;
+    if (!counted) return; // the line count, asked after this event was sent, includes it
+    try {
+      int delta = data.count() - (last - first);
+      // Chunks asked before this event are stale if it shifts lines or moves the prefix's end;
+      // a change in place beyond the prefix is in their replies already (they ran after it).
+      boolean stale = delta != 0 || (first < fetched && last > fetched);
+      if (last <= fetched) {
+        deck.replace(first, last, data);
+        fetched += delta;
+      } else if (first < fetched) { // reaches past the prefix: the new lines end it
+        deck.replace(first, fetched, data);
+        fetched = first + data.count();
+      }
+      count += delta;
+      if (stale) {
+        epoch++;
+        requestedTo = fetched;
+        linesPerChunk = Math.max(1, linesPerChunk / 2);
+      }
+      progress();
+    } catch (RuntimeException | OutOfMemoryError err) {
+      fail(err);
+    }
+  }
+
+  /** Detached while loading (e.g. :edit! reloads it): not a failure; the target hears of it. */
+  @Override
+  public void onDetach(Buffer b) {
+    if (closed) return;
+    closed = true;
+    failed = true;
+    deck = null;
+    writer = null;
+    target.onDetach(b);
+  }
+
+  /** Sends chunks up to the window, or hands the deck over when every line is known. */
+  private void progress() {
+    if (fetched == count) {
+      complete();
+      return;
+    }
+    while (inFlight < options.inFlight() && requestedTo < count) {
+      int s = requestedTo;
+      int e = (int) Math.min(count, (long) s + linesPerChunk);
+      request(s, e, epoch);
+      requestedTo = e;
+    }
+  }
+
+  private void request(int start, int end, long sentAt) {
+    inFlight++;
+    SegmentWriter w = writer;
+    nvim.rpc().requestInOrder("nvim_buf_get_lines", out -> {
+      out.packArrayHeader(4);
+      nvim.writeBuffer(out, buf);
+      out.packInt(start).packInt(end).packBoolean(false);
+    }, in -> decode(in, w, sentAt), (c, e) -> chunk(start, end, sentAt, c, e));
+  }
+
+  /** On the reader thread: the lines into the deck's segments, or skipped when already stale. */
+  private DeckChunk decode(org.msgpack.core.MessageUnpacker in, SegmentWriter w, long sentAt) throws IOException {
+    if (closed || sentAt != epoch) {
+      in.skipValue();
+      return null;
+    }
+    try {
+      return Decoders.readLinesInto(in, w);
+    } catch (OutOfMemoryError oom) {
+      closed = true; // drop the rest as it comes; the dispatcher reports this one
+      throw new IOException("out of memory decoding lines", oom);
+    }
+  }
+
+  private void chunk(int start, int end, long sentAt, DeckChunk c, Throwable e) {
+    inFlight--;
+    if (e != null) {
+      Throwable oom = outOfMemory(e);
+      fail(oom != null ? oom : e);
+      return;
+    }
+    if (closed) return;
+    try {
+      chunks++;
+      if (c == null || sentAt != epoch) {
+        staleChunks++;
+        if (c != null) waste += c.byteSize();
+        if (waste > wasteLimit) {
+          fail(new IllegalStateException("buffer " + buf.id() + " changed faster than its lines could be read ("
+              + staleChunks + " chunks overtaken by edits); try again"));
+          return;
+        }
+      } else {
+        if (start != fetched || c.count() != end - start) {
+          fail(new IllegalStateException("lines of buffer " + buf.id() + " out of step: asked [" + start + ", "
+              + end + "), got " + c.count() + " lines with " + fetched + " known"));
+          return;
+        }
+        deck.append(c);
+        fetched = end;
+        linesPerChunk = Math.min(fullChunkLines, linesPerChunk * 2);
+        target.onProgress(buf, fetched, count);
+      }
+      progress();
+    } catch (RuntimeException | OutOfMemoryError err) {
+      fail(err);
+    }
+  }
+
+  private static Throwable outOfMemory(Throwable e) {
+    int depth = 0;
+    for (Throwable t = e; t != null && depth < 16; t = t.getCause(), depth++) {
+      if (t instanceof OutOfMemoryError) return t;
+    }
+    return null;
+  }
+
+  private void complete() {
+    closed = true; // later (stale) replies are skipped unread
+    Deck d = deck;
+    deck = null;
+    writer = null;
+    nvim.bufferEvents().put(buf, target); // we are on the dispatcher: no event slips in between
+    target.onLoaded(buf, d, new Stats(count, d.byteSize(), chunks, staleChunks, edits, (System.nanoTime() - t0) / 1e6,
+        source));
+  }
+
+  private void fail(Throwable cause) {
+    if (failed) return;
+    failed = true;
+    closed = true;
+    deck = null; // drop the partial deck at once: after an OutOfMemoryError the heap is needed
+    writer = null;
+    nvim.bufferEvents().remove(buf, this);
+    nvim.bufDetach(buf); // not awaited: we are on the thread that would complete it
+    target.onLoadFailed(buf, cause, count, expectedBytes);
+  }
+}

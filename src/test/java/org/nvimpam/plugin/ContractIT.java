@@ -1,0 +1,115 @@
+package org.nvimpam.plugin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.nvimpam.deck.Lines;
+import org.nvimpam.fold.Fold;
+import org.nvimpam.fold.FoldOptions;
+import org.nvimpam.fold.FoldParser;
+import org.nvimpam.nvim.ErrorValue;
+import org.nvimpam.nvim.Nvim;
+import org.nvimpam.strategy.FoldStrategies;
+import org.nvimpam.testutil.EmbeddedNvim;
+
+/**
+ * The Java side and the Lua side agree on lua/nvimpam/contract.properties: strategy names, the
+ * options the JVM acts on and their defaults, and the shape of errors; and on the fold texts
+ * (FoldSet writes them in Java, folds.lua in Neovim). Fails when either side drifts.
+ */
+class ContractIT {
+  Nvim nvim;
+
+  @BeforeEach
+  void start() throws IOException {
+    nvim = EmbeddedNvim.start();
+  }
+
+  @AfterEach
+  void stop() {
+    nvim.close();
+  }
+
+  private Object lua(String code) {
+    return nvim.execLua(code, out -> out.packArrayHeader(0)).join();
+  }
+
+  @Test
+  void strategyNamesAreTheRegistrysOnBothSides() {
+    assertEquals(FoldStrategies.names(), Contract.list("strategies"));
+    assertEquals(FoldStrategies.names(), lua("return require('nvimpam.config').strategies"));
+    assertEquals(FoldStrategies.DEFAULT, Settings.DEFAULTS.strategy());
+  }
+
+  @Test
+  void theOptionsTheJvmActsOnHaveTheSameNamesAndDefaultsOnBothSides() {
+    Map<String, Object> java = new TreeMap<>(Map.of("strategy", Settings.DEFAULTS.strategy(), "generic_cards",
+        Settings.DEFAULTS.genericCards(), "one_line_folds", Settings.DEFAULTS.oneLineFolds(), "debounce_ms",
+        Settings.DEFAULTS.debounceMs(), "notify_lines", Settings.DEFAULTS.notifyLines()));
+    assertEquals(java.keySet(), new java.util.TreeSet<>(Settings.KEYS));
+
+    Map<?, ?> luaDefaults = (Map<?, ?>) lua("return require('nvimpam.config').for_jvm()");
+    assertEquals(java, new TreeMap<>(luaDefaults));
+    // Settings.merge takes what Lua sends without complaint.
+    assertEquals(Settings.DEFAULTS, Settings.DEFAULTS.merge(luaDefaults));
+  }
+
+  @Test
+  void errorsHaveTheContractsKeysAndCodes() {
+    assertEquals(Contract.list("error.keys"), ErrorValue.KEYS);
+    assertEquals(Contract.list("error.codes"),
+        Arrays.stream(ErrorValue.Code.values()).map(ErrorValue.Code::wire).toList());
+  }
+
+  @Test
+  void foldTextsAreTheSameInJavaAndInLua(@TempDir Path dir) throws IOException {
+    String jar = System.getProperty("nvimpam.jar", EmbeddedNvim.root().resolve("target/nvimpam.jar").toString());
+    lua("require('nvimpam').setup({ jar = '" + jar + "', auto_attach = false })");
+    byte[] deck;
+    try (InputStream in = ContractIT.class.getResourceAsStream("/decks/example.pc")) {
+      deck = in.readAllBytes();
+    }
+    EmbeddedNvim.edit(nvim, deck, dir);
+    nvim.command("NvimpamFold").join();
+    List<Fold> folds = FoldParser.parse(Lines.split(deck), new FoldOptions(true)).toList().stream()
+        .filter(f -> f.end() > f.start()).toList();
+    List<Fold> groups = folds.stream().filter(f -> f.level() == 2).toList();
+
+    // Neovim shows a fold's text when it is closed and its parents are open: 'foldlevel' = depth - 1.
+    StringBuilder pairs = new StringBuilder();
+    for (Fold f : folds) {
+      boolean member = f.level() == 1 && groups.stream().anyMatch(g -> g.start() <= f.start() && f.end() <= g.end());
+      pairs.append('{').append(f.start()).append(',').append(member ? 1 : 0).append("},");
+    }
+    Object texts = lua("local out = {} for _, p in ipairs({" + pairs + "}) do vim.wo.foldlevel = p[2] "
+        + "out[#out + 1] = vim.fn.foldtextresult(p[1]) end return out");
+
+    assertEquals(folds.stream().map(Fold::text).toList(), texts);
+  }
+
+  @Test
+  void anErrorFromTheJvmReachesLuaAsAValueWithTheContractsShape() {
+    String jar = System.getProperty("nvimpam.jar", EmbeddedNvim.root().resolve("target/nvimpam.jar").toString());
+    lua("require('nvimpam').setup({ jar = '" + jar + "', auto_attach = false })");
+
+    Map<?, ?> e = (Map<?, ?>) lua("local ok, e = pcall(require('nvimpam.host').wait, 'no-such-call', {}) "
+        + "return { ok = ok, code = e.code, message = e.message, keys = vim.tbl_keys(e) }");
+
+    assertEquals(false, e.get("ok"));
+    assertEquals("bad_argument", e.get("code"));
+    assertTrue(String.valueOf(e.get("message")).contains("no call 'no-such-call'"), String.valueOf(e));
+    assertTrue(Contract.list("error.keys").containsAll((List<?>) e.get("keys")), String.valueOf(e));
+    assertTrue(Contract.list("error.codes").contains(e.get("code")));
+  }
+}

@@ -1,0 +1,89 @@
+package org.nvimpam.plugin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.nvimpam.gen.DeckGenerator;
+import org.nvimpam.nvim.Nvim;
+import org.nvimpam.testutil.EmbeddedNvim;
+
+/** A live load that runs out of heap, in a real Neovim with the built jar and a small -Xmx. */
+class OutOfMemoryIT {
+  private static final long WAIT_MS = 60_000;
+  private static final long BIG_LINES = 2_000_000; // about 118 MB: twice what a 64 MB heap holds
+
+  @TempDir Path dir;
+  Nvim nvim;
+
+  @BeforeEach
+  void start() throws IOException {
+    nvim = EmbeddedNvim.start();
+    lua("_G.notes = {} vim.notify = function(m, l) table.insert(_G.notes, { m, l or 2 }) end");
+  }
+
+  @AfterEach
+  void stop() {
+    nvim.close();
+  }
+
+  private Object lua(String code) {
+    return nvim.execLua(code, out -> out.packArrayHeader(0)).join();
+  }
+
+  private String notesText() {
+    return String.valueOf(lua("return _G.notes"));
+  }
+
+  @Test
+  void aDeckTooBigForTheHeapIsDroppedWithTheHeapToGiveAndTheOtherBufferKeepsFolding() throws Exception {
+    String jar = System.getProperty("nvimpam.jar", EmbeddedNvim.root().resolve("target/nvimpam.jar").toString());
+    lua("vim.cmd('filetype on') require('nvimpam').setup({ jar = '" + jar + "', jvm_args = { '-Xmx64m' } })");
+    Path small = dir.resolve("small.pc");
+    try (InputStream in = OutOfMemoryIT.class.getResourceAsStream("/decks/example.pc")) {
+      Files.write(small, in.readAllBytes());
+    }
+    Path big = dir.resolve("big.pc");
+    try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(big), 1 << 16)) {
+      new DeckGenerator(1).write(out, BIG_LINES);
+    }
+    nvim.command("edit " + small).join();
+    awaitFolded();
+    nvim.command("split " + big).join();
+
+    long end = System.currentTimeMillis() + WAIT_MS;
+    while (!notesText().contains("ran out of memory") && System.currentTimeMillis() < end) Thread.sleep(50);
+
+    String notes = notesText();
+    assertTrue(notes.contains("ran out of memory") && notes.contains("2,000,000 lines"), notes);
+    String mb = Math.round(Files.size(big) / 1e6) + " MB";
+    assertTrue(notes.contains("a " + mb + " deck"), "names the deck's size (" + mb + "): " + notes);
+    long suggested = Long.parseLong(notes.replaceAll("(?s).*jvm_args = \\{ '-Xmx(\\d+)m' \\}.*", "$1"));
+    assertTrue(suggested * (1 << 20) >= 1.5 * Files.size(big), "room for the deck: " + notes);
+
+    // The small deck is still folded live by the same JVM: an edit there is refolded.
+    nvim.command("wincmd j").join();
+    assertEquals(small.toString(), lua("return vim.api.nvim_buf_get_name(0)"));
+    long pid = ((Number) lua("return require('nvimpam.host').pid()")).longValue();
+    lua("vim.api.nvim_buf_set_lines(0, 0, 0, true, { 'NODE  /        1', 'NODE  /        2' })");
+    awaitFolded();
+    assertEquals(1L, nvim.eval("foldclosed(1)").join(), notesText());
+    assertEquals(pid, ((Number) lua("return require('nvimpam.host').pid()")).longValue(), "the same JVM");
+  }
+
+  private void awaitFolded() throws Exception {
+    String done = "return require('nvimpam.folds').applied_tick(0) == vim.b.changedtick";
+    long end = System.currentTimeMillis() + WAIT_MS;
+    while (!Boolean.TRUE.equals(lua(done)) && System.currentTimeMillis() < end) Thread.sleep(20);
+    assertEquals(true, lua(done), "folded at the current changedtick; notes: " + notesText());
+  }
+}

@@ -50,27 +50,25 @@ public final class LiveEditTimer {
       public void onLines(Buffer buf, long changedtick, int firstline, int lastline, Lines linedata, boolean more) {
         long t = System.nanoTime();
         try {
-          if (lastline == -1) {
-            engine.reset(linedata);
-            loaded.countDown();
-          } else {
-            engine.apply(firstline, lastline, linedata);
-          }
+          loaded.await(WAIT_S, TimeUnit.SECONDS); // the deck is read before the first edit is made
+          engine.apply(firstline, lastline, linedata);
         } catch (RuntimeException e) {
           lost = e;
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
         }
-        if (!more && lastline != -1) {
+        if (!more) {
           arrivals.add(new Arrival(changedtick, t));
         }
       }
     };
-    if (!nvim.bufAttach(buffer, true, listener).join()) {
+    if (!nvim.bufAttach(buffer, listener).join()) {
       throw new IllegalStateException("Neovim refused to attach to buffer " + buffer.id());
     }
     try {
-      if (!loaded.await(WAIT_S, TimeUnit.SECONDS)) {
-        throw new IllegalStateException("buffer " + buffer.id() + " sent no lines within " + WAIT_S + " s");
-      }
+      engine.load(nvim.bufGetDeck(buffer)); // attached first: no edit can fall between
+      loaded.countDown();
       LiveRefold.apply(nvim, buffer, engine.folds().plan(false), -1); // the whole plan, once
       double[] ms = new double[2 * runs];
       int middle = engine.deck().lineCount() / 2;

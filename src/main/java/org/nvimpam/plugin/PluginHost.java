@@ -26,6 +26,7 @@ import org.nvimpam.nvim.ErrorValue;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.rpc.Encoder;
 import org.nvimpam.strategy.FoldStrategyException;
+import org.nvimpam.strategy.LiveRefold;
 
 /**
  * The plugin as Neovim sees it. lua/nvimpam/host.lua never waits for the JVM in a blocking

@@ -674,18 +674,6 @@ function M.refold(plan)
   return #create + #delete
 end
 
---- The JVM found nothing to change at `tick` (the edits since the last plan replaced lines one
---- for one, which Neovim does not move folds for, and left the folds as they were): the folds are
---- applied at `tick`, if that is still the buffer's changedtick. The edits stay recorded, so the
---- next refold still looks around them.
-function M.confirm(buf, tick)
-  buf = bufnr(buf)
-  local st = buffers[buf]
-  if st and st.n > 0 and st.tick and api.nvim_buf_is_valid(buf) and tick == api.nvim_buf_get_changedtick(buf) then
-    st.tick = tick
-  end
-end
-
 --- Why the last live refold of `buf` fell back to a whole refresh, or nil.
 function M.refold_error(buf)
   local st = buffers[bufnr(buf)]

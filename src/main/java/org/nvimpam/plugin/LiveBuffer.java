@@ -48,12 +48,6 @@ final class LiveBuffer implements BufferLoad.Target {
      */
     FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, long changedtick, boolean whole);
 
-    /**
-     * Nothing to push: the folds Neovim holds are already those of {@code changedtick} (the edits
-     * since the last push replaced lines one for one and left the folds as they were). Lets
-     * Neovim's side say so ({@code applied_tick}). Must not block.
-     */
-    void confirm(Buffer buffer, long changedtick);
 
     void detached(LiveBuffer buffer);
 
@@ -313,7 +307,6 @@ final class LiveBuffer implements BufferLoad.Target {
     double parse;
     long tick;
     boolean whole;
-    boolean confirm = false;
     synchronized (this) {
       if (phase == Phase.LOADING) return Refresh.LOADING;
       if (phase == Phase.CLOSED) return Refresh.CLOSED;
@@ -328,14 +321,14 @@ final class LiveBuffer implements BufferLoad.Target {
       parse = parseMs;
       tick = changedtick;
       whole = force || pushed == null;
-      if (!force && !windowsMayDiffer && folds.equals(pushed)) {
+      // Equal folds in the JVM are no proof that Neovim's are right (it cuts the folds an edit
+      // touches, and an undo does not mend them): once live, a change always refolds. A refold
+      // that finds nothing to change costs no fold command, and tells Neovim's side the changedtick
+      // its folds are of (applied_tick). Only a whole push is skipped for equal folds.
+      if (!force && (whole || tick < 0) && !windowsMayDiffer && folds.equals(pushed)) {
         pushedChanges = version;
-        confirm = tick >= 0;
+        return Refresh.UNCHANGED;
       }
-    }
-    if (confirm) {
-      host.confirm(buffer, tick);
-      return Refresh.UNCHANGED;
     }
     FoldPlan plan = folds.plan(host.oneLineFolds());
     synchronized (this) {

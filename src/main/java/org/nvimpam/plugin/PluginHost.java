@@ -26,7 +26,6 @@ import org.nvimpam.nvim.ErrorValue;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.rpc.Encoder;
 import org.nvimpam.strategy.FoldStrategyException;
-import org.nvimpam.strategy.LiveRefold;
 
 /**
  * The plugin as Neovim sees it. lua/nvimpam/host.lua never waits for the JVM in a blocking
@@ -364,11 +363,6 @@ public final class PluginHost {
       public FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, long changedtick,
           boolean whole) {
         return folder.push(buffer, lines, plan, parseMs, changedtick, whole);
-      }
-
-      @Override
-      public void confirm(Buffer buffer, long changedtick) {
-        LiveRefold.confirm(nvim, buffer, changedtick);
       }
 
       @Override

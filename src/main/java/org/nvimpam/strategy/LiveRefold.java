@@ -29,23 +29,7 @@ public final class LiveRefold {
   private static final String NAME = "live refold";
   private static final String REFOLD = "return require('nvimpam.folds').refold(...)";
 
-  private static final String CONFIRM = "require('nvimpam.folds').confirm(...)";
-
   private LiveRefold() {}
-
-  /**
-   * Tells Neovim's side that its folds are those of {@code changedtick} with nothing to change
-   * (applied_tick follows); a notification, so it never waits.
-   */
-  public static void confirm(Nvim nvim, Buffer buffer, long changedtick) {
-    nvim.rpc().notify("nvim_exec_lua", out -> {
-      out.packArrayHeader(2);
-      out.packString(CONFIRM);
-      out.packArrayHeader(2);
-      out.packLong(buffer.id());
-      out.packLong(changedtick);
-    });
-  }
 
   /**
    * Refolds {@code buffer} to {@code plan}, the fold plan of the buffer at {@code changedtick}.

@@ -1,37 +1,65 @@
 " nvimpam: VimL side of the plugin.
 "
-" nvimpam#apply() is the `viml` fold strategy: the JVM hands it one plan (see
-" lua/nvimpam/folds.lua for the format) and it creates the folds with a VimL
-" loop. Saving and restoring views and fold states is shared with the Lua side.
+" nvimpam#apply() is the `viml` fold strategy. The JVM first stages the plan in Lua (see
+" lua/nvimpam/folds.lua for the format; it is what the fold texts and the saved fold states are
+" read from), then hands this function the plan's folds as a list of prebuilt `S,Efold` commands,
+" which execute() runs from C: as fast as Neovim creates folds at all. Saving and restoring views
+" and fold states is shared with the Lua side.
 
-function! nvimpam#apply(plan) abort
-  let l:wins = luaeval('require("nvimpam.folds").prepare(_A)', a:plan)
+function! nvimpam#apply(buf, cmds) abort
+  if type(a:cmds) == v:t_string
+    return nvimpam#apply(a:buf, split(a:cmds, "\n"))
+  endif
+  let l:wins = luaeval('require("nvimpam.folds").prepare_staged(_A)', a:buf)
   try
     for l:win in l:wins
-      call win_execute(l:win, 'call s:create_folds(a:plan.folds)')
+      call win_execute(l:win, 'call execute(a:cmds)')
     endfor
   catch
-    call luaeval('require("nvimpam.folds").finish(_A[1], _A[2])', [a:plan.buf, v:true])
-    throw 'nvimpam: ' . substitute(v:exception, '^Vim(\a*):', '', '')
+    let l:why = s:failing_fold(l:wins, a:cmds, v:exception)
+    call luaeval('require("nvimpam.folds").finish(_A[1], _A[2])', [a:buf, v:true])
+    throw 'nvimpam: ' . l:why
   endtry
-  call luaeval('require("nvimpam.folds").finish(_A[1], _A[2])', [a:plan.buf, v:false])
-  return len(a:plan.folds) / 4
+  call luaeval('require("nvimpam.folds").finish(_A[1], _A[2])', [a:buf, v:false])
+  return len(a:cmds)
 endfunction
 
-" Creates the folds of a flat plan list (4 numbers per fold) in the current window.
-function! s:create_folds(folds) abort
+" Runs newline-separated commands from C: the `lua` strategy's way to create its folds.
+function! nvimpam#execute_lines(cmds) abort
+  call execute(split(a:cmds, "\n"))
+endfunction
+
+" Which fold failed, found again one command at a time (execute() does not say which): in the
+" form the Lua side writes, "fold N of M (lines S-E): reason", which the JVM reads back.
+function! s:failing_fold(wins, cmds, exception) abort
+  let l:n = len(a:cmds)
+  for l:win in a:wins
+    let l:found = []
+    call win_execute(l:win, 'let l:found = s:first_failure(a:cmds)')
+    if !empty(l:found)
+      let l:i = l:found[0]
+      return printf('fold %d of %d (lines %s): %s', l:i + 1, l:n,
+            \ substitute(a:cmds[l:i], '^\(\d\+\),\(\d\+\)fold$', '\1-\2', ''),
+            \ substitute(l:found[1], '^Vim(\a*):', '', ''))
+    endif
+  endfor
+  return substitute(a:exception, '^Vim(\a*):', '', '')
+endfunction
+
+" Clears the current window's folds and runs the commands one by one: [index, error] of the first
+" that fails, or [].
+function! s:first_failure(cmds) abort
+  normal! zE
   let l:i = 0
-  let l:n = len(a:folds)
-  try
-    while l:i < l:n
-      execute a:folds[l:i] . ',' . a:folds[l:i + 1] . 'fold'
-      let l:i += 4
-    endwhile
-  catch
-    " Same form as the Lua side, so the JVM reads the failing fold the same way.
-    throw printf('fold %d of %d (lines %d-%d): %s', l:i / 4 + 1, l:n / 4,
-          \ a:folds[l:i], a:folds[l:i + 1], v:exception)
-  endtry
+  for l:cmd in a:cmds
+    try
+      execute l:cmd
+    catch
+      return [l:i, v:exception]
+    endtry
+    let l:i += 1
+  endfor
+  return []
 endfunction
 
 " Factory of the `java` remote-plugin host (see plugin/nvimpam.vim). Commands from the rplugin

@@ -57,9 +57,16 @@ local function buffer_state(buf)
   local st = buffers[buf]
   if not st then
     st = { get = EMPTY_GET, n = EMPTY_N, names = {}, edits = {}, attached = false }
+    st.plan = { get = st.get, n = st.n }
     buffers[buf] = st
   end
   return st
+end
+
+-- The plan a buffer's folds were made from; `st.plan` changes identity with every new plan.
+local function set_plan(st, get, n)
+  st.get, st.n = get, n
+  st.plan = { get = get, n = n }
 end
 
 local function bufnr(buf)
@@ -72,15 +79,15 @@ local function track_edits(buf, st)
     return
   end
   st.attached = api.nvim_buf_attach(buf, false, {
-    on_lines = function(_, _, _, first, last, new_last)
+    on_lines = function(_, _, tick, first, last, new_last)
       if buffers[buf] ~= st then
         return true -- forgotten (reset): detach
       end
       local edits = st.edits
-      edits[#edits + 1] = { first, last, new_last }
+      edits[#edits + 1] = { first, last, new_last, tick or math.huge }
     end,
     on_reload = function()
-      st.edits = { { 0, math.huge, 0 } } -- nothing survives a reload
+      st.edits = { { 0, math.huge, 0, 0 } } -- nothing survives a reload
     end,
     on_detach = function()
       st.attached = false
@@ -198,9 +205,14 @@ function M.prepare(plan)
       saved[#saved + 1] = w
     end)
   end
-  st.get, st.n = reader(plan.folds)
+  set_plan(st, reader(plan.folds))
   st.names, st.edits = plan.names, {}
-  st.tick = api.nvim_buf_get_changedtick(buf)
+  st.wins = {}
+  for _, w in ipairs(saved) do
+    st.wins[w.win] = true
+  end
+  -- Applied only once finish() says so: a refresh cut short (the JVM gone) is not passed off as done.
+  st.tick, st.pending_tick = nil, api.nvim_buf_get_changedtick(buf)
   st.saved, st.origin = saved, api.nvim_get_current_win()
   track_edits(buf, st)
   local wins = {}
@@ -210,6 +222,23 @@ function M.prepare(plan)
   return wins
 end
 
+--- Keeps a plan for prepare_staged(): the `viml` strategy sends the plan in a request of its own,
+--- as a binary string only Lua can read, and the commands to run in the next one.
+function M.stage(plan)
+  buffer_state(bufnr(plan.buf)).staged = plan
+end
+
+--- prepare() with the plan staged for `buf`.
+function M.prepare_staged(buf)
+  local st = buffer_state(bufnr(buf))
+  local plan = st.staged
+  st.staged = nil
+  if not plan then
+    error('nvimpam: no staged plan for buffer ' .. tostring(buf), 0)
+  end
+  return M.prepare(plan)
+end
+
 --- Ends a refresh started by prepare(): restores 'foldlevel', fold states, views and the current
 --- window. With `failed` set, the partly created folds are removed instead, so that an error
 --- never leaves half a fold tree behind.
@@ -217,7 +246,8 @@ function M.finish(buf, failed)
   buf = bufnr(buf)
   local st = buffer_state(buf)
   if failed then
-    st.get, st.n = EMPTY_GET, EMPTY_N
+    set_plan(st, EMPTY_GET, EMPTY_N)
+    st.wins = {}
   end
   for _, w in ipairs(st.saved or {}) do
     if api.nvim_win_is_valid(w.win) then
@@ -235,11 +265,24 @@ function M.finish(buf, failed)
     api.nvim_set_current_win(st.origin)
   end
   st.saved, st.origin = nil, nil
+  if not failed then
+    st.tick = st.pending_tick
+  end
 end
 
 -- Creates the plan's folds in the current window. An error names the fold, counted from 1 in
--- plan order, in the form the JVM reads back: "fold N of M (lines S-E): reason".
-local function create_folds(get, n)
+-- plan order, in the form the JVM reads back: "fold N of M (lines S-E): reason". With `cmds`,
+-- the plan's commands in one newline-separated string, execute() runs them from C (a Lua loop
+-- of nvim_command costs a third more); when one fails, the folds are made again one by one to
+-- name it.
+local function create_folds(get, n, cmds)
+  if cmds then
+    local ok = pcall(fn['nvimpam#execute_lines'], cmds)
+    if ok then
+      return
+    end
+    api.nvim_command('normal! zE')
+  end
   local cmd = api.nvim_command
   local f = 0
   local ok, err = pcall(function()
@@ -262,7 +305,7 @@ function M.apply(plan)
   local ok, err = pcall(function()
     for _, win in ipairs(wins) do
       api.nvim_win_call(win, function()
-        create_folds(st.get, st.n)
+        create_folds(st.get, st.n, plan.cmds)
       end)
     end
   end)
@@ -273,71 +316,379 @@ function M.apply(plan)
   return st.n
 end
 
---- Clears a buffer's folds in every window that shows it, and collects Lua's garbage, so that
---- no timed run pays for the strings of the runs before it (used by benchmarks).
-function M.clear(buf)
-  collectgarbage()
-  for _, win in ipairs(fn.win_findbuf(bufnr(buf))) do
-    api.nvim_win_call(win, function()
-      vim.wo.foldmethod = 'manual'
-      api.nvim_command('normal! zE')
+-- Live refolds ------------------------------------------------------------------------------------
+--
+-- Neovim moves manual folds itself when lines are inserted or deleted (foldMarkAdjust in fold.c):
+-- folds above an edit stay, folds below it shift, and only the folds an edit touches are cut,
+-- stretched or dropped (in Insert mode a new line joins the fold above it). So after an edit the
+-- previous plan, shifted through the edits seen since, is still exact wherever no edit touched it.
+-- A refold then deletes every fold Neovim holds on the lines around the edits (whatever Neovim made
+-- of them), deletes the shifted folds the new plan no longer has, and creates the new plan's folds
+-- that Neovim lacks: work in proportion to the edit, not to the deck. Other folds keep their
+-- open/closed state; the folds re-created around the edit get back the state they had.
+
+-- The lines around the edits since the last plan, in today's numbering: per edit, the line above
+-- it, its new lines and the line below it (a cut fold ends above, a shifted one starts below).
+-- Sorted, disjoint {a, b} pairs, 1-based and inclusive.
+local function dirty_lines(edits, line_count)
+  local spans = {}
+  for k = 1, #edits do
+    local first, last, new_last = edits[k][1], edits[k][2], edits[k][3]
+    local delta = new_last - last
+    local a, b = first, new_last + 1 -- 1-based: line `first` is the one above the edit
+    local out = {}
+    for _, sp in ipairs(spans) do
+      if sp[2] < a then
+        out[#out + 1] = sp -- above the edit (and its margin): unchanged
+      elseif sp[1] > last + 1 then
+        out[#out + 1] = { sp[1] + delta, sp[2] + delta }
+      else -- overlaps: merge into the edit's span
+        a = math.min(a, sp[1])
+        b = math.max(b, sp[2] > last and sp[2] + delta or b)
+      end
+    end
+    out[#out + 1] = { a, b }
+    table.sort(out, function(x, y)
+      return x[1] < y[1]
     end)
+    spans = {}
+    for _, sp in ipairs(out) do
+      local prev = spans[#spans]
+      if prev and sp[1] <= prev[2] + 1 then
+        prev[2] = math.max(prev[2], sp[2])
+      else
+        spans[#spans + 1] = { sp[1], sp[2] }
+      end
+    end
   end
-end
-
---- Forgets a buffer's plan and clears its folds (benchmarks start every run from here).
-function M.reset(buf)
-  buf = bufnr(buf)
-  buffers[buf] = nil
-  M.clear(buf)
-end
-
---- The benchmark floor: creates the last applied plan's folds with a Lua loop already inside
---- Neovim, in the current window, and returns the milliseconds it took. Call clear() first, in a
---- request of its own, as the strategies get reset() (Neovim finishes a zE lazily).
-function M.floor(buf)
-  local st = buffer_state(bufnr(buf))
-  local t0 = require('nvimpam.compat').uv.hrtime()
-  create_folds(st.get, st.n)
-  return (require('nvimpam.compat').uv.hrtime() - t0) / 1e6
-end
-
---- Checks that the first window showing `buf` has exactly the folds of the last plan, with their
---- ranges and nesting: closes everything, then opens the plan's folds parents first, each of which
---- must be closed at its own range when reached; afterwards no plan fold's start may still be
---- hidden. Returns the number of folds found, or -1 when there are extra folds; benchmarks compare
---- it with the plan's size, so that a broken strategy cannot look fast.
-function M.verify(buf)
-  buf = bufnr(buf)
-  local st = buffer_state(buf)
-  local get = st.get
-  local win = fn.win_findbuf(buf)[1]
-  if not win then
-    return 0
+  local clamped = {}
+  for _, sp in ipairs(spans) do
+    local a, b = math.max(1, sp[1]), math.min(line_count, sp[2])
+    if a <= b then
+      clamped[#clamped + 1] = { a, b }
+    end
   end
-  local found = 0
-  api.nvim_win_call(win, function()
-    local foldlevel = vim.wo.foldlevel
-    api.nvim_command('normal! zM')
-    for f = st.n - 1, 0, -1 do
+  return clamped
+end
+
+local function intersects(spans, s, e)
+  for k = 1, #spans do
+    if spans[k][1] <= e and spans[k][2] >= s then
+      return true
+    end
+  end
+  return false
+end
+
+-- Whether fold f (0-based index, level 1) of a plan is a member of a level-2 fold: members share
+-- their name and precede their parent, which comes right after the last of them.
+local function in_group(get, n, f)
+  local name = get(f * STRIDE + 3)
+  local s = get(f * STRIDE + 1)
+  for g = f + 1, n - 1 do
+    local i = g * STRIDE + 1
+    if get(i + 3) > 0 then
+      return get(i) <= s
+    end
+    if get(i + 2) ~= name then
+      return false
+    end
+  end
+  return false
+end
+
+-- The diff between the shifted previous plan and the new one. Both are in creation order (end
+-- ascending, start descending), which shifting keeps, so one merge finds the folds of both.
+-- Returns: the new plan's folds to create (indexes), the shifted old folds to delete ({s, e,
+-- has_members}), and the old folds on the dirty lines that the new plan keeps (their states are
+-- read before Neovim's folds there are deleted).
+local function diff(st, get, n, spans)
+  local oget, on, edits = st.get, st.n, st.edits
+  local create, delete, around = {}, {}, {}
+  -- Skip what both plans share: folds before every edit, equal and unmoved, and folds after every
+  -- edit, equal once moved by the edits' line count. Both sit outside the dirty lines, so Neovim
+  -- holds them as they are; only the folds in between are merged (O(edit), not O(deck)).
+  local before, after, delta = math.huge, spans[1] and spans[1][1] or math.huge, 0
+  for k = 1, #edits do
+    before = math.min(before, edits[k][1])
+    delta = delta + edits[k][3] - edits[k][2]
+  end
+  local last_dirty = spans[#spans] and spans[#spans][2] or -1
+  before = math.min(before, after)
+  local pre = 0
+  while pre < on and pre < n do
+    local i = pre * STRIDE + 1
+    if oget(i + 1) >= before or oget(i) ~= get(i) or oget(i + 1) ~= get(i + 1) then
+      break
+    end
+    pre = pre + 1
+  end
+  local suf = 0
+  while suf < on - pre and suf < n - pre do
+    local i, j = (on - 1 - suf) * STRIDE + 1, (n - 1 - suf) * STRIDE + 1
+    local s = oget(i) + delta
+    if s <= last_dirty + 1 or s ~= get(j) or oget(i + 1) + delta ~= get(j + 1) then
+      break
+    end
+    suf = suf + 1
+  end
+  on = on - suf
+  local f, g = pre, pre -- old, new
+  n = n - suf
+  local os_, oe, okeep
+  local function next_old()
+    while f < on do
       local i = f * STRIDE + 1
-      local s, e = get(i), get(i + 1)
-      if fn.foldclosed(s) == s and fn.foldclosedend(s) == e then
-        found = found + 1
-        api.nvim_command(s .. 'foldopen')
+      local s, e = shift(oget(i), oget(i + 1), edits)
+      local members = oget(i + 3) > 0
+      f = f + 1
+      if s then
+        return s, e, members
       end
     end
-    if found == st.n then
-      for f = 0, st.n - 1 do
-        if fn.foldclosed(get(f * STRIDE + 1)) ~= -1 then
-          found = -1
-          break
-        end
+    return nil
+  end
+  local s1, e1, m1 = next_old()
+  while g < n or s1 do
+    local i = g * STRIDE + 1
+    local s2, e2
+    if g < n then
+      s2, e2 = get(i), get(i + 1)
+    end
+    local order -- < 0: old first, > 0: new first, 0: same fold
+    if not s1 then
+      order = 1
+    elseif not s2 then
+      order = -1
+    elseif e1 ~= e2 then
+      order = e1 < e2 and -1 or 1
+    else
+      order = s1 > s2 and -1 or (s1 < s2 and 1 or 0)
+    end
+    if order == 0 then
+      if intersects(spans, s2, e2) then
+        around[#around + 1] = { s2, e2, m1 }
+        create[#create + 1] = g
+      end
+      g = g + 1
+      s1, e1, m1 = next_old()
+    elseif order < 0 then
+      if not intersects(spans, s1, e1) then
+        delete[#delete + 1] = { s1, e1, m1 }
+      end
+      s1, e1, m1 = next_old()
+    else
+      create[#create + 1] = g
+      g = g + 1
+    end
+  end
+  return create, delete, around
+end
+
+-- Deletes the deepest fold at line l, or the outermost closed one there; the folds inside it move
+-- up a level. (No Ex command deletes a fold: `zd` at the cursor it is.)
+local function delete_at(l)
+  api.nvim_win_set_cursor(0, { l, 0 })
+  api.nvim_command('normal! zd')
+end
+
+local function closed_at(s, e)
+  return fn.foldclosed(s) == s and fn.foldclosedend(s) == e
+end
+
+-- Opens the closed folds that reach beyond [s, e] at either end: an Ex range starting or ending
+-- inside a closed fold is stretched over it (the trap of DESIGN.md).
+local function open_containers(s, e)
+  for _ = 1, 40 do
+    local at
+    for _, l in ipairs({ s, e }) do
+      local cs = fn.foldclosed(l)
+      if cs ~= -1 and (cs < s or fn.foldclosedend(l) > e) then
+        at = l
+        break
       end
     end
-    vim.wo.foldlevel = foldlevel
+    if not at then
+      return
+    end
+    api.nvim_command(at .. 'foldopen')
+  end
+end
+
+-- Deletes the fold [s, e] that Neovim holds exactly there, keeping the folds inside it.
+local function delete_fold(s, e, has_members)
+  open_containers(s, e)
+  if not closed_at(s, e) and has_members then
+    -- `zd` takes the deepest open fold at a line: close the first member, then this fold.
+    local member_was_open = fn.foldclosed(s) == -1
+    local guard = 0
+    while not closed_at(s, e) and guard < 3 do
+      api.nvim_command(s .. 'foldclose')
+      guard = guard + 1
+    end
+    delete_at(s)
+    if member_was_open and fn.foldclosed(s) == s then
+      api.nvim_command(s .. 'foldopen')
+    end
+    return
+  end
+  delete_at(s)
+end
+
+-- Refolds the current window; see the section's comment. `states` maps fold keys to open/closed.
+local function refold_window(get, n, spans, create, delete, around, foldlevel)
+  local cmd = api.nvim_command
+  -- The states of the folds on the dirty lines that come back; parents first, opened to read
+  -- their members (they are deleted next anyway).
+  local states = {}
+  for k = #around, 1, -1 do
+    local s, e, members = around[k][1], around[k][2], around[k][3]
+    local fc = fn.foldclosed(s)
+    if fc == s and fn.foldclosedend(s) == e then
+      states[key(s, e)] = false
+      if members then
+        cmd(s .. 'foldopen')
+      end
+    elseif fc == -1 and fn.foldlevel(s) > 0 then
+      states[key(s, e)] = true
+    end
+  end
+  -- Every fold on the dirty lines goes, whatever Neovim made of it.
+  for _, sp in ipairs(spans) do
+    for x = sp[1], sp[2] do
+      local guard = 0
+      while fn.foldlevel(x) > 0 and guard < 64 do
+        delete_at(x)
+        guard = guard + 1
+      end
+    end
+  end
+  -- Parents before members, so that a member is never hidden by the parent it is deleted from.
+  for k = #delete, 1, -1 do
+    delete_fold(delete[k][1], delete[k][2], delete[k][3])
+  end
+  for _, f in ipairs(create) do
+    local i = f * STRIDE + 1
+    local s, e = get(i), get(i + 1)
+    open_containers(s, e)
+    cmd(s .. ',' .. e .. 'fold')
+    local want = states[key(s, e)]
+    if want == nil then
+      local depth = (get(i + 3) == 0 and in_group(get, n, f)) and 2 or 1
+      want = depth <= foldlevel
+    end
+    if want and closed_at(s, e) then
+      cmd(s .. 'foldopen')
+    end
+  end
+end
+
+-- Whether the edits hold a :move (k lines put in, then k lines taken out, or the reverse): Neovim
+-- moves the folds of the moved lines along with them (foldMoveRange), which the edits cannot tell
+-- apart from a delete and an insert, so such a refold starts from no folds.
+local function has_move(edits)
+  for k = 2, #edits do
+    local a, b = edits[k - 1], edits[k]
+    local a_in, a_out = a[3] - a[1], a[2] - a[1]
+    local b_in, b_out = b[3] - b[1], b[2] - b[1]
+    if (a_out == 0 and b_in == 0 and a_in == b_out and a_in > 0)
+        or (a_in == 0 and b_out == 0 and a_out == b_in and a_out > 0) then
+      return true
+    end
+  end
+  return false
+end
+
+-- Whether the windows showing `buf` are exactly those the last plan went to, all still manual.
+local function same_windows(st, buf)
+  local wins = fn.win_findbuf(buf)
+  local count = 0
+  for _ in pairs(st.wins or {}) do
+    count = count + 1
+  end
+  if #wins ~= count then
+    return nil
+  end
+  for _, win in ipairs(wins) do
+    if not st.wins[win] or vim.wo[win].foldmethod ~= 'manual' then
+      return nil
+    end
+  end
+  return wins
+end
+
+--- A live refold of `plan.buf` to `plan` (as apply() takes it, plus `tick`, the changedtick the
+--- plan was computed for). Changes only the folds that differ from what Neovim holds, in every
+--- window that shows the buffer; falls back to apply() when the windows are not those of the last
+--- plan or the buffer was reloaded. Returns the number of folds deleted and created, or -1 when
+--- the plan is stale (the buffer changed since: the refold of that change follows).
+function M.refold(plan)
+  local buf = bufnr(plan.buf)
+  local st = buffers[buf]
+  -- Stale: the plan is older than an edit seen here. (A changedtick that moved without an edit,
+  -- e.g. an undo that changed nothing, does not make it stale.)
+  for _, ed in ipairs(st and st.edits or {}) do
+    if plan.tick and ed[4] > plan.tick then
+      return -1
+    end
+  end
+  local wins = st and st.attached and st.n > 0 and same_windows(st, buf)
+  local reloaded = st and st.edits[1] and st.edits[1][2] == math.huge
+  if not wins or reloaded or has_move(st.edits) then
+    M.apply(plan)
+    return -2
+  end
+  local get, n = reader(plan.folds)
+  local spans = dirty_lines(st.edits, api.nvim_buf_line_count(buf))
+  local create, delete, around = diff(st, get, n, spans)
+  if vim.g.nvimpam_debug_refold then
+    local c = {}
+    for _, f in ipairs(create) do c[#c + 1] = get(f * STRIDE + 1) .. '-' .. get(f * STRIDE + 2) end
+    vim.g.nvimpam_debug_refold = vim.inspect({ edits = st.edits, spans = spans, create = c, delete = delete, around = around })
+  end
+  local origin = api.nvim_get_current_win()
+  local ok, err = pcall(function()
+    for _, win in ipairs(wins) do
+      api.nvim_win_call(win, function()
+        local view = fn.winsaveview()
+        refold_window(get, n, spans, create, delete, around, vim.wo.foldlevel)
+        fn.winrestview(view)
+      end)
+    end
   end)
-  return found
+  if api.nvim_win_is_valid(origin) then
+    api.nvim_set_current_win(origin)
+  end
+  if not ok then
+    st.refold_error = err -- kept for :checkhealth and tests; the whole refresh below repairs it
+    -- Never leave a half-done refold: start again from no folds, or report why that failed too.
+    local ok2, err2 = pcall(M.apply, plan)
+    if not ok2 then
+      error('refold failed (' .. tostring(err) .. '), then the full refresh: ' .. tostring(err2), 0)
+    end
+    return -2
+  end
+  set_plan(st, get, n)
+  st.names, st.edits = plan.names, {}
+  st.tick = api.nvim_buf_get_changedtick(buf)
+  return #create + #delete
+end
+
+--- Why the last live refold of `buf` fell back to a whole refresh, or nil.
+function M.refold_error(buf)
+  local st = buffers[bufnr(buf)]
+  return st and st.refold_error
+end
+
+--- The plan a buffer's folds were last made from, as {get = reader, n = folds} (for benchmarks
+--- and tests); a new table with every new plan.
+function M.applied(buf)
+  return buffer_state(bufnr(buf)).plan
+end
+
+--- Forgets a buffer's plan (benchmarks start every run from no plan).
+function M.forget(buf)
+  buffers[bufnr(buf)] = nil
 end
 
 -- Binary search for the fold (s, e) in a plan sorted by end ascending; its first integer's index.

@@ -35,6 +35,12 @@ public final class BenchProgress {
     line(deck + ": " + what + (warmup ? ", warm-up " : ", run ") + run + " of " + of);
   }
 
+  /** A fact worth keeping on stderr, e.g. which way the floor was measured. */
+  void note(String message) {
+    endLine();
+    out.println(message);
+  }
+
   void warn(String message) {
     endLine();
     out.println("warning: " + message);

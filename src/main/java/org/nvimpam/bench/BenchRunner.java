@@ -36,18 +36,53 @@ public final class BenchRunner {
    * @param runs measured runs, whose median, minimum and maximum are reported
    * @param foldOptions how folds are computed
    */
-  public record Settings(List<String> strategies, int warmup, int runs, FoldOptions foldOptions) {
+  public record Settings(List<String> strategies, int warmup, int runs, FoldOptions foldOptions, boolean live,
+      List<Peer> peers, boolean floorRow) {
     public Settings {
       strategies = List.copyOf(strategies);
+      peers = List.copyOf(peers);
       Objects.requireNonNull(foldOptions, "foldOptions");
       if (strategies.isEmpty()) {
         throw new IllegalArgumentException("no strategy to measure");
       }
-      strategies.forEach(FoldStrategies::byName); // unknown names fail here, with the valid ones listed
+      strategies.forEach(BenchRunner::strategy); // unknown names fail here, with the valid ones listed
       if (runs < 1 || warmup < 0) {
         throw new IllegalArgumentException("need runs >= 1 and warmup >= 0, got " + runs + " and " + warmup);
       }
     }
+  }
+
+  /**
+   * Another client doing the same strategies the obvious way (bench/peers/): {@code argv} is run
+   * with the Neovim, deck file, plan file, strategy names, warm-up and run counts appended.
+   */
+  public record Peer(String name, List<String> argv, String nvim) {
+    public Peer {
+      argv = List.copyOf(argv);
+    }
+  }
+
+  /** The name of the row that times a live refold after a one-line edit ({@link LiveEditTimer}). */
+  public static final String LIVE_EDIT = "live-edit";
+  /** The prefix of the floor's row; the rest names the fastest way it found. */
+  public static final String FLOOR_PREFIX = "floor: ";
+
+  /**
+   * A strategy by name, or by {@code NAME:SIZE} for a chunk or batch size other than the default
+   * (the sweeps of {@code bench --sweep}).
+   */
+  static FoldStrategy strategy(String spec) {
+    int colon = spec.indexOf(':');
+    if (colon < 0) {
+      return FoldStrategies.byName(spec);
+    }
+    int size;
+    try {
+      size = Integer.parseInt(spec.substring(colon + 1).trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("bad size in '" + spec + "': want NAME:SIZE, e.g. pipe:250");
+    }
+    return FoldStrategies.withSize(spec.substring(0, colon).trim(), size);
   }
 
   private final Nvim nvim;
@@ -117,7 +152,7 @@ public final class BenchRunner {
         out.packString(file.toString());
       }).join();
       Buffer buffer = nvim.currentBuffer().join();
-      return measure(deck.name(), bytes.length, buffer);
+      return measure(deck.name(), bytes.length, buffer, file);
     } finally {
       if (!nvim.rpc().isClosed()) {
         nvim.command("silent! %bwipeout!").join(); // the next deck starts without this one in memory
@@ -126,7 +161,7 @@ public final class BenchRunner {
     }
   }
 
-  private List<BenchResult> measure(String deck, long bytes, Buffer buffer) {
+  private List<BenchResult> measure(String deck, long bytes, Buffer buffer, Path file) throws IOException {
     int warmup = settings.warmup();
     int runs = settings.runs();
     double[] getLines = new double[runs];
@@ -151,9 +186,10 @@ public final class BenchRunner {
     StrategyTimer timer = new StrategyTimer(nvim, buffer, warmup, runs);
     List<StrategyTimer.Timing> timings = new ArrayList<>();
     for (String name : settings.strategies()) {
-      FoldStrategy strategy = FoldStrategies.byName(name);
+      FoldStrategy strategy = strategy(name);
       try {
-        timings.add(timer.time(strategy, plan, (s, warm, run, of) -> progress.run(s, warm, run, of)));
+        StrategyTimer.Timing t = timer.time(strategy, plan, (s, warm, run, of) -> progress.run(s, warm, run, of));
+        timings.add(new StrategyTimer.Timing(name, t.folds(), t.medianMs(), t.minMs(), t.maxMs(), t.bytesSent()));
       } catch (RuntimeException e) {
         if (nvim.rpc().isClosed()) {
           throw new IllegalStateException("Neovim exited while strategy '" + name + "' ran on " + deck, e);
@@ -164,13 +200,77 @@ public final class BenchRunner {
         timings.add(new StrategyTimer.Timing(name, plan.size(), Double.NaN, Double.NaN, Double.NaN, 0));
       }
     }
-    double floorMs = timings.stream().allMatch(t -> Double.isNaN(t.medianMs())) ? Double.NaN : timer.floorMs();
+    boolean anyTimed = !timings.stream().allMatch(t -> Double.isNaN(t.medianMs()));
+    StrategyTimer.Floor floor = anyTimed ? timer.floor() : null;
+    double floorMs = floor == null ? Double.NaN : floor.ms();
+    if (floor != null) {
+      progress.note("floor on " + deck + ": " + floor.method() + ", " + String.format(java.util.Locale.ROOT, "%.3f ms",
+          floor.ms()) + (settings.floorRow() ? "" : " (the fastest way inside Neovim; --floor-row reports it as a row)"));
+      if (settings.floorRow()) {
+        timings.add(new StrategyTimer.Timing(FLOOR_PREFIX + floor.method(), plan.size(), floor.ms(), Double.NaN,
+            Double.NaN, 0));
+      }
+    }
+    if (settings.live()) {
+      progress.step(LIVE_EDIT);
+      try {
+        LiveEditTimer.Timing t = new LiveEditTimer(nvim, buffer, settings.foldOptions()).time(warmup, runs);
+        timings.add(new StrategyTimer.Timing(LIVE_EDIT, plan.size(), t.medianMs(), t.minMs(), t.maxMs(), 0));
+      } catch (RuntimeException | InterruptedException e) {
+        if (e instanceof InterruptedException) Thread.currentThread().interrupt();
+        String failure = LIVE_EDIT + " failed on " + deck + ": " + message(e);
+        failures.add(failure);
+        progress.warn(failure);
+      }
+    }
+    for (Peer peer : settings.peers()) {
+      progress.step(peer.name());
+      timings.addAll(runPeer(peer, deck, file, plan));
+    }
     List<BenchResult> results = new ArrayList<>();
     for (StrategyTimer.Timing t : timings) {
       results.add(new BenchResult(deck, lines.lineCount(), bytes, plan.size(), getLinesMs, parseMs, t.strategy(),
-          t.medianMs(), t.minMs(), t.maxMs(), t.bytesSent(), floorMs));
+          t.medianMs(), t.minMs(), t.maxMs(), t.bytesSent(), t.strategy().equals(LIVE_EDIT) ? Double.NaN : floorMs));
     }
     return results;
+  }
+
+  /** Runs a peer on the same deck and plan; its rows are named "PEER STRATEGY". */
+  private List<StrategyTimer.Timing> runPeer(Peer peer, String deck, Path file, FoldPlan plan) throws IOException {
+    Path planFile = Files.createTempFile(workDir, "plan", ".txt");
+    List<StrategyTimer.Timing> rows = new ArrayList<>();
+    try {
+      StringBuilder sb = new StringBuilder(plan.size() * 14);
+      for (int i = 0; i < plan.size(); i++) {
+        sb.append(plan.start(i)).append(' ').append(plan.end(i)).append('\n');
+      }
+      Files.writeString(planFile, sb);
+      List<String> names = settings.strategies().stream().filter(n -> n.indexOf(':') < 0).toList();
+      List<String> argv = new ArrayList<>(peer.argv());
+      argv.addAll(List.of(peer.nvim(), file.toString(), planFile.toString(), String.join(",", names),
+          Integer.toString(settings.warmup()), Integer.toString(settings.runs())));
+      Process p = new ProcessBuilder(argv).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+      String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      int exit = p.waitFor();
+      for (String line : out.split("\n")) {
+        String[] f = line.trim().split(" ");
+        if (f.length == 4) {
+          rows.add(new StrategyTimer.Timing(peer.name() + " " + f[0], plan.size(), Double.parseDouble(f[1]),
+              Double.parseDouble(f[2]), Double.parseDouble(f[3]), 0));
+        }
+      }
+      if (exit != 0) {
+        String failure = "peer " + peer.name() + " failed on " + deck + " (exit " + exit + "): " + String.join(" ", argv);
+        failures.add(failure);
+        progress.warn(failure);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while peer " + peer.name() + " ran", e);
+    } finally {
+      Files.deleteIfExists(planFile);
+    }
+    return rows;
   }
 
   private static void record(double[] ms, int run, long t0) {

@@ -103,6 +103,31 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--compat", description = "Compatible mode: unknown card headers start no folds.")
   private boolean compat;
 
+  @Option(names = "--sweep", paramLabel = "NAME=SIZES",
+      description = "Tune a size instead of measuring the strategies: pipe=100,250,500 (folds per command line)"
+          + " or call-atomic=500,1000 (folds per call); repeatable. Rows are named NAME:SIZE.")
+  private List<String> sweeps = new ArrayList<>();
+
+  @Option(names = "--live", description = "Also time a live refold after a one-line edit, from the edit's event"
+      + " arriving at the JVM to Neovim's folds matching (row live-edit; no debounce).")
+  private boolean live;
+
+  @Option(names = "--floor-row", description = "Also report the floor as a row, named after the way it was measured"
+      + " (floor: execute-list, ...).")
+  private boolean floorRow;
+
+  @Option(names = "--peers", description = "Also run pynvim and the Node client doing the same strategies the obvious"
+      + " way (bench/peers/ of a checkout; the Node client needs `npm install` there). Rows are named PEER STRATEGY.")
+  private boolean peers;
+
+  @Option(names = "--python", paramLabel = "PATH", defaultValue = "python3",
+      description = "The Python with pynvim for --peers (default: ${DEFAULT-VALUE}).")
+  private String python;
+
+  @Option(names = "--node", paramLabel = "PATH", defaultValue = "node",
+      description = "The Node for --peers (default: ${DEFAULT-VALUE}).")
+  private String node;
+
   /** The strategy names, for the help text. */
   static final class StrategyNames implements Iterable<String> {
     @Override
@@ -114,7 +139,6 @@ public final class BenchCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     ReportFormat reportFormat = reportFormat();
-    BenchRunner.Settings settings = settings();
     List<BenchDeck> decks = decks();
     PrintStream err = System.err;
     BenchProgress progress = new BenchProgress(err, System.console() != null);
@@ -123,6 +147,7 @@ public final class BenchCommand implements Callable<Integer> {
     String nvimVersion;
     List<String> failures;
     try (PluginRuntime runtime = PluginRuntime.locate()) {
+      BenchRunner.Settings settings = settings(runtime.root());
       Nvim nvim;
       try {
         nvim = Nvim.embed(BenchRunner.nvimArgv(nvimPath, runtime.root(), nvimArgs));
@@ -142,6 +167,8 @@ public final class BenchCommand implements Callable<Integer> {
           Files.deleteIfExists(workDir);
         }
       }
+    } catch (ParameterException e) {
+      throw e; // bad options: picocli's usage message and exit code
     } catch (IOException | RuntimeException e) {
       progress.done();
       err.println("bench: " + message(e));
@@ -168,13 +195,34 @@ public final class BenchCommand implements Callable<Integer> {
     }
   }
 
-  private BenchRunner.Settings settings() {
+  private BenchRunner.Settings settings(Path runtimeRoot) {
     if (runs < 1) throw new ParameterException(spec.commandLine(), "--runs must be at least 1, was " + runs);
     if (warmup < 0) throw new ParameterException(spec.commandLine(), "--warmup must be 0 or more, was " + warmup);
     List<String> names = strategies.size() == 1 && strategies.get(0).trim().equals("all")
         ? FoldStrategies.names() : strategies.stream().map(String::trim).toList();
+    if (!sweeps.isEmpty()) {
+      List<String> swept = new ArrayList<>();
+      for (String sweep : sweeps) {
+        int eq = sweep.indexOf('=');
+        if (eq < 0) throw new ParameterException(spec.commandLine(), "--sweep wants NAME=SIZES, got '" + sweep + "'");
+        for (String size : sweep.substring(eq + 1).split(",")) {
+          swept.add(sweep.substring(0, eq).trim() + ":" + size.trim());
+        }
+      }
+      names = swept;
+    }
+    List<BenchRunner.Peer> peerList = new ArrayList<>();
+    if (peers) {
+      Path dir = runtimeRoot.resolve("bench/peers");
+      if (!Files.isRegularFile(dir.resolve("pynvim_peer.py"))) {
+        throw new ParameterException(spec.commandLine(), "--peers needs a checkout: no " + dir.resolve("pynvim_peer.py"));
+      }
+      peerList.add(new BenchRunner.Peer("pynvim", List.of(python, dir.resolve("pynvim_peer.py").toString()), nvimPath));
+      peerList.add(new BenchRunner.Peer("node", List.of(node, dir.resolve("node_peer.js").toString()), nvimPath));
+    }
     try {
-      return new BenchRunner.Settings(names, warmup, runs, compat ? FoldOptions.COMPATIBLE : FoldOptions.GENERIC);
+      return new BenchRunner.Settings(names, warmup, runs, compat ? FoldOptions.COMPATIBLE : FoldOptions.GENERIC, live,
+          peerList, floorRow);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage() + " (or: all)");
     }
@@ -227,7 +275,9 @@ public final class BenchCommand implements Callable<Integer> {
   private int draw(List<BenchResult> results) {
     String svg;
     try {
-      svg = SvgChart.render(results);
+      // The chart compares strategies: no floor, live-edit, peer or sweep rows.
+      List<String> shown = FoldStrategies.names();
+      svg = SvgChart.render(results.stream().filter(r -> shown.contains(r.strategy())).toList());
     } catch (IllegalArgumentException e) {
       System.err.println("bench: no chart: " + e.getMessage());
       return EXIT_FAILED;

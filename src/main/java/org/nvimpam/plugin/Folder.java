@@ -12,6 +12,7 @@ import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.ErrorValue;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.strategy.FoldStrategyException;
+import org.nvimpam.strategy.LiveRefold;
 
 /** Folds a buffer once: its current lines from Neovim, a full parse, a push with the strategy. */
 final class Folder {
@@ -45,13 +46,47 @@ final class Folder {
         (t3 - t2) / 1e6, s.strategy()));
   }
 
-  /** Pushes a plan computed elsewhere (live folding) and records it like a fold. */
-  FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs) {
+  /**
+   * Pushes a plan computed elsewhere (live folding), the buffer's folds at {@code changedtick}, and
+   * records it like a fold. With {@code whole} the configured strategy applies it whole; otherwise
+   * only the folds that differ from Neovim's are changed ({@link LiveRefold}). A whole plan that
+   * fails because the buffer changed after it was computed is skipped, not reported: the refold of
+   * that change follows.
+   */
+  FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, long changedtick, boolean whole) {
     Settings s = settings.get();
     long t0 = System.nanoTime();
-    apply(s, buffer, plan);
-    return record(new FoldSummary(buffer.id(), lines, plan.size(), 0, parseMs, (System.nanoTime() - t0) / 1e6,
-        s.strategy()));
+    String how = s.strategy();
+    if (!whole && changedtick >= 0) {
+      LiveRefold.Result r = exclusively(() -> LiveRefold.apply(nvim, buffer, plan, changedtick));
+      how = switch (r.outcome()) {
+        case CHANGED -> "refold of " + r.folds() + " folds";
+        case APPLIED_WHOLE -> "whole plan, lua";
+        case STALE -> "stale, skipped";
+      };
+    } else {
+      try {
+        apply(s, buffer, plan);
+      } catch (FoldFailure e) {
+        if (!changedSince(buffer, changedtick)) {
+          throw e;
+        }
+        how = "stale, skipped";
+      }
+    }
+    return record(new FoldSummary(buffer.id(), lines, plan.size(), 0, parseMs, (System.nanoTime() - t0) / 1e6, how));
+  }
+
+  /** Whether the buffer's changedtick moved past {@code changedtick}; false when that is unknown. */
+  private boolean changedSince(Buffer buffer, long changedtick) {
+    if (changedtick < 0) {
+      return false;
+    }
+    try {
+      return Await.call(nvim.bufChangedtick(buffer), "nvim_buf_get_changedtick") != changedtick;
+    } catch (java.util.concurrent.CompletionException | Await.DeadlineException gone) {
+      return false; // e.g. the buffer was wiped: the push's own failure says what happened
+    }
   }
 
   private void apply(Settings s, Buffer buffer, FoldPlan plan) {

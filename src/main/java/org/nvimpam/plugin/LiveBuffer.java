@@ -41,7 +41,13 @@ final class LiveBuffer implements BufferLoad.Target {
     /** Whether the user is in insert or replace mode, as the last notifications told us. */
     boolean userIsTyping();
 
-    FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs);
+    /**
+     * Pushes {@code plan}, the buffer's folds at {@code changedtick} (-1 before the first event
+     * with one). With {@code whole} (the first push, :NvimpamFold, a new window) the configured
+     * strategy applies it whole; otherwise only the folds that differ from Neovim's are changed.
+     */
+    FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, long changedtick, boolean whole);
+
 
     void detached(LiveBuffer buffer);
 
@@ -90,6 +96,7 @@ final class LiveBuffer implements BufferLoad.Target {
   private BufferLoad load;
   private BufferLoad.Stats loadStats;
   private long changes; // bumped by every applied event with lines
+  private long changedtick = -1; // of the last event with one: the tick the engine's folds are of
   private long pushedChanges = -1;
   private FoldSet pushed;
   private double parseMs;
@@ -200,6 +207,7 @@ final class LiveBuffer implements BufferLoad.Target {
       }
       parseMs = (System.nanoTime() - t0) / 1e6;
       changes++;
+      if (changedtick >= 0) this.changedtick = changedtick;
       // Neovim deletes the manual folds of deleted lines: after ddP the folds equal those pushed
       // last, but a window lost one. An event that removes lines (net, or more than one replaced)
       // makes the next refresh push even an unchanged fold set.
@@ -297,6 +305,8 @@ final class LiveBuffer implements BufferLoad.Target {
     long version;
     int lines;
     double parse;
+    long tick;
+    boolean whole;
     synchronized (this) {
       if (phase == Phase.LOADING) return Refresh.LOADING;
       if (phase == Phase.CLOSED) return Refresh.CLOSED;
@@ -309,7 +319,13 @@ final class LiveBuffer implements BufferLoad.Target {
       version = changes;
       lines = engine.deck().lineCount();
       parse = parseMs;
-      if (!force && !windowsMayDiffer && folds.equals(pushed)) {
+      tick = changedtick;
+      whole = force || pushed == null;
+      // Equal folds in the JVM are no proof that Neovim's are right (it cuts the folds an edit
+      // touches, and an undo does not mend them): once live, a change always refolds. A refold
+      // that finds nothing to change costs no fold command, and tells Neovim's side the changedtick
+      // its folds are of (applied_tick). Only a whole push is skipped for equal folds.
+      if (!force && (whole || tick < 0) && !windowsMayDiffer && folds.equals(pushed)) {
         pushedChanges = version;
         return Refresh.UNCHANGED;
       }
@@ -320,7 +336,7 @@ final class LiveBuffer implements BufferLoad.Target {
       if (!force && changes != version) return Refresh.SUPERSEDED;
       windowsMayDiffer = false; // this push brings every window in line
     }
-    FoldSummary summary = host.push(buffer, lines, plan, parse);
+    FoldSummary summary = host.push(buffer, lines, plan, parse, tick, whole);
     synchronized (this) {
       if (version > pushedChanges) {
         pushed = folds;

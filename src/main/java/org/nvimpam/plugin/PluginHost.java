@@ -360,8 +360,9 @@ public final class PluginHost {
       }
 
       @Override
-      public FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs) {
-        return folder.push(buffer, lines, plan, parseMs);
+      public FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, long changedtick,
+          boolean whole) {
+        return folder.push(buffer, lines, plan, parseMs, changedtick, whole);
       }
 
       @Override

@@ -32,7 +32,7 @@ final class CallAtomicStrategy extends CommandStreamStrategy {
     }
     return "Neovim " + info.version() + " has no nvim_call_atomic (deprecated since 0.10), which the "
         + NAME + " strategy is made of: choose another, e.g. :NvimpamFoldStrategy " + LuaStrategy.NAME
-        + " (the default) or " + PipeStrategy.NAME + " (the same Ex commands, batched)";
+        + " (the default) or " + NotifiedCommandsStrategy.PIPE + " (the same Ex commands, batched)";
   }
 
   @Override

@@ -23,6 +23,11 @@ final class FoldCommands {
 
   /** Packs {@code "S,Efold|S,Efold|…"} for folds {@code [from, to)}: one Ex command line. */
   void packJoined(MessagePacker out, FoldPlan plan, int from, int to) throws IOException {
+    packJoined(out, plan, from, to, (byte) '|');
+  }
+
+  /** Packs the commands of folds {@code [from, to)} as one string, separated by {@code separator}. */
+  void packJoined(MessagePacker out, FoldPlan plan, int from, int to, byte separator) throws IOException {
     int total = to - from - 1;
     for (int i = from; i < to; i++) {
       total += length(plan, i);
@@ -30,7 +35,7 @@ final class FoldCommands {
     out.packRawStringHeader(total);
     for (int i = from; i < to; i++) {
       int start = i == from ? 0 : 1;
-      scratch[0] = '|';
+      scratch[0] = separator;
       int n = format(plan, i, start);
       out.writePayload(scratch, 0, n);
     }

@@ -8,7 +8,7 @@ public final class FoldStrategies {
   public static final String DEFAULT = LuaStrategy.NAME;
 
   private static final List<String> NAMES = List.of(
-      PipeStrategy.PER_COMMAND, CallAtomicStrategy.NAME, PipeStrategy.NAME, LuaStrategy.NAME, VimlStrategy.NAME);
+      NotifiedCommandsStrategy.PER_COMMAND, CallAtomicStrategy.NAME, NotifiedCommandsStrategy.PIPE, LuaStrategy.NAME, VimlStrategy.NAME);
 
   private FoldStrategies() {}
 
@@ -18,15 +18,31 @@ public final class FoldStrategies {
   }
 
   /**
+   * A strategy with another chunk size (pipe: folds per command line) or batch size (call-atomic:
+   * folds per call) than its default; for tuning them with a sweep.
+   *
+   * @throws IllegalArgumentException for a strategy without a size, or a size below 1
+   */
+  public static FoldStrategy withSize(String name, int size) {
+    return switch (name == null ? "" : name.trim()) {
+      case NotifiedCommandsStrategy.PIPE -> new NotifiedCommandsStrategy(NotifiedCommandsStrategy.PIPE, size);
+      case CallAtomicStrategy.NAME -> new CallAtomicStrategy(size);
+      default -> throw new IllegalArgumentException(
+          "only " + NotifiedCommandsStrategy.PIPE + " and " + CallAtomicStrategy.NAME + " have a size; got '" + name + "'");
+    };
+  }
+
+  /**
    * A new strategy instance for a name.
    *
    * @throws IllegalArgumentException for an unknown name; the message lists the valid ones
    */
   public static FoldStrategy byName(String name) {
     return switch (name == null ? "" : name.trim()) {
-      case PipeStrategy.PER_COMMAND -> new PipeStrategy(PipeStrategy.PER_COMMAND, 1);
+      case NotifiedCommandsStrategy.PER_COMMAND -> new NotifiedCommandsStrategy(NotifiedCommandsStrategy.PER_COMMAND, 1);
       case CallAtomicStrategy.NAME -> new CallAtomicStrategy(CallAtomicStrategy.DEFAULT_BATCH);
-      case PipeStrategy.NAME -> new PipeStrategy(PipeStrategy.NAME, PipeStrategy.DEFAULT_CHUNK);
+      case NotifiedCommandsStrategy.PIPE -> new NotifiedCommandsStrategy(NotifiedCommandsStrategy.PIPE,
+          NotifiedCommandsStrategy.DEFAULT_CHUNK);
       case LuaStrategy.NAME -> new LuaStrategy();
       case VimlStrategy.NAME -> new VimlStrategy();
       default -> throw new IllegalArgumentException(

@@ -5,7 +5,10 @@ import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Nvim;
 
-/** One {@code nvim_exec_lua} call handing the whole plan, as one argument, to lua/nvimpam/folds.lua. */
+/**
+ * One {@code nvim_exec_lua} call handing the whole plan, as one argument, to lua/nvimpam/folds.lua,
+ * with its commands prebuilt in one string that Lua passes on to {@code execute()}.
+ */
 final class LuaStrategy extends SingleCallStrategy {
   static final String NAME = "lua";
   private static final String APPLY = "return require('nvimpam.folds').apply(...)";
@@ -19,7 +22,7 @@ final class LuaStrategy extends SingleCallStrategy {
   CompletableFuture<?> call(Nvim nvim, Buffer buffer, FoldPlan plan) {
     return nvim.execLua(APPLY, out -> {
       out.packArrayHeader(1);
-      PlanPayload.packForLua(out, buffer.id(), plan);
+      PlanPayload.packForLua(out, buffer.id(), plan, -1, true);
     });
   }
 }

@@ -5,14 +5,13 @@ import org.msgpack.core.MessagePacker;
 import org.nvimpam.fold.FoldPlan;
 
 /**
- * The one argument our Lua and VimL code take: {@code {buf, folds, names}} with 4 integers per
+ * The one argument our Lua code takes (the `viml` strategy stages it there too): {@code {buf, folds, names}} with 4 integers per
  * fold (start, end, name index, member count) in creation order, written straight from the plan's
  * primitives. See lua/nvimpam/folds.lua for the receiving side.
  *
- * <p>For Lua the integers travel as one binary string of little-endian 32-bit values: Neovim turns
- * a msgpack array into a Lua table element by element (a quarter of the whole refresh at 100k
- * folds), while a binary string arrives as one Lua string that LuaJIT unpacks much faster. VimL
- * cannot read binary, so it gets an array.
+ * <p>The integers travel as one binary string of little-endian 32-bit values: Neovim turns a
+ * msgpack array into a Lua table element by element (a quarter of the whole refresh at 100k
+ * folds), while a binary string arrives as one Lua string that LuaJIT reads in place.
  */
 final class PlanPayload {
   static final int INTS_PER_FOLD = 4;
@@ -24,7 +23,35 @@ final class PlanPayload {
 
   /** The payload with the folds as one binary string, for our Lua code. */
   static void packForLua(MessagePacker out, long buffer, FoldPlan plan) throws IOException {
-    header(out, buffer);
+    packForLua(out, buffer, plan, -1);
+  }
+
+  /**
+   * The same, with the changedtick the plan was computed for ({@code tick >= 0}), so that a live
+   * refold can tell a stale plan from a current one.
+   */
+  static void packForLua(MessagePacker out, long buffer, FoldPlan plan, long tick) throws IOException {
+    packForLua(out, buffer, plan, tick, false);
+  }
+
+  /**
+   * With {@code commands}, the payload also carries {@code cmds}: the plan's {@code S,Efold}
+   * commands in one newline-separated string, for {@code execute()} to run from C.
+   */
+  static void packForLua(MessagePacker out, long buffer, FoldPlan plan, long tick, boolean commands)
+      throws IOException {
+    out.packMapHeader(3 + (tick >= 0 ? 1 : 0) + (commands ? 1 : 0));
+    if (commands) {
+      out.packString("cmds");
+      new FoldCommands().packJoined(out, plan, 0, plan.size(), (byte) '\n');
+    }
+    if (tick >= 0) {
+      out.packString("tick");
+      out.packLong(tick);
+    }
+    out.packString("buf");
+    out.packLong(buffer);
+    out.packString("folds");
     int n = plan.size();
     out.packBinaryHeader(n * BYTES_PER_FOLD);
     byte[] chunk = new byte[Math.min(n, CHUNK_FOLDS) * BYTES_PER_FOLD];
@@ -40,27 +67,6 @@ final class PlanPayload {
       out.writePayload(chunk, 0, p);
     }
     names(out, plan);
-  }
-
-  /** The payload with the folds as an array of integers, for our VimL code. */
-  static void packForViml(MessagePacker out, long buffer, FoldPlan plan) throws IOException {
-    header(out, buffer);
-    int n = plan.size();
-    out.packArrayHeader(n * INTS_PER_FOLD);
-    for (int i = 0; i < n; i++) {
-      out.packInt(plan.start(i));
-      out.packInt(plan.end(i));
-      out.packInt(plan.nameIndex(i));
-      out.packInt(plan.count(i));
-    }
-    names(out, plan);
-  }
-
-  private static void header(MessagePacker out, long buffer) throws IOException {
-    out.packMapHeader(3);
-    out.packString("buf");
-    out.packLong(buffer);
-    out.packString("folds");
   }
 
   private static int putInt(byte[] b, int p, int v) {

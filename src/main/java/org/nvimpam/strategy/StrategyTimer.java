@@ -3,6 +3,8 @@ package org.nvimpam.strategy;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Nvim;
@@ -16,10 +18,12 @@ public final class StrategyTimer {
   /** Medians and extremes of the runs after warm-up, in milliseconds. */
   public record Timing(String strategy, int folds, double medianMs, double minMs, double maxMs, long bytesSent) {}
 
-  private static final String RESET = "require('nvimpam.folds').reset(...)";
-  private static final String CLEAR = "require('nvimpam.folds').clear(...)";
-  private static final String VERIFY = "return require('nvimpam.folds').verify(...)";
-  private static final String FLOOR = "return require('nvimpam.folds').floor(...)";
+  private static final String RESET = "require('nvimpam.bench').reset(...)";
+  private static final String CLEAR = "require('nvimpam.bench').clear(...)";
+  private static final String VERIFY = "return require('nvimpam.bench').verify(...)";
+  private static final String FLOOR_PREPARE = "require('nvimpam.bench').floor_prepare(...)";
+  private static final String FLOOR = "return require('nvimpam.bench').floor(...)";
+  private static final String CANDIDATES = "return require('nvimpam.bench').floor_candidates()";
 
   private static final int FLOOR_WARMUP = 5;
 
@@ -27,7 +31,7 @@ public final class StrategyTimer {
   private final Buffer buffer;
   private final int warmup;
   private final int runs;
-  private final List<Double> floorSamples = new ArrayList<>();
+  private final Map<String, List<Double>> floorSamples = new TreeMap<>();
   private int floorWarmups;
 
   public StrategyTimer(Nvim nvim, Buffer buffer, int warmup, int runs) {
@@ -69,7 +73,7 @@ public final class StrategyTimer {
       if (r >= 0) {
         ms[r] = (t1 - t0) / 1e6;
         bytes = sent;
-        floorSamples.add(floorRun()); // interleaved, so the floor sees the same machine state
+        floorRun(); // interleaved, so the floor sees the same machine state
       }
     }
     Arrays.sort(ms);
@@ -77,25 +81,56 @@ public final class StrategyTimer {
   }
 
   /**
-   * The floor: the plan, created by a Lua loop inside Neovim and timed there, once after every
-   * measured run of {@link #time}; the median of all those samples. Call after {@link #time}.
+   * The floor: the fastest known way to create the plan's folds inside Neovim from prebuilt {@code
+   * S,Efold} strings (see lua/nvimpam/bench.lua for the candidates), each sampled once after every
+   * measured run of {@link #time}. The floor is the candidate with the lowest median on this
+   * Neovim. Call after {@link #time}.
    */
-  public double floorMs() {
+  public Floor floor() {
     if (floorSamples.isEmpty()) {
       throw new IllegalStateException("no floor sample: time a strategy first");
     }
-    double[] ms = floorSamples.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-    return median(ms);
+    Floor best = null;
+    for (Map.Entry<String, List<Double>> e : floorSamples.entrySet()) {
+      double ms = median(e.getValue().stream().mapToDouble(Double::doubleValue).sorted().toArray());
+      if (best == null || ms < best.ms()) {
+        best = new Floor(e.getKey(), ms);
+      }
+    }
+    return best;
   }
 
-  private double floorRun() {
-    // LuaJIT compiles a loop after ~56 iterations: on small decks the first calls run interpreted.
-    for (; floorWarmups < FLOOR_WARMUP; floorWarmups++) {
-      lua(CLEAR);
-      lua(FLOOR);
+  /** The floor's median and the candidate that gave it. */
+  public record Floor(String method, double ms) {}
+
+  public double floorMs() {
+    return floor().ms();
+  }
+
+  private void floorRun() {
+    List<String> candidates = new ArrayList<>();
+    for (Object o : (List<?>) nvim.execLua(CANDIDATES, out -> out.packArrayHeader(0)).join()) {
+      candidates.add(String.valueOf(o));
     }
-    lua(CLEAR); // in its own request, as the strategies' reset
-    return ((Number) lua(FLOOR)).doubleValue();
+    lua(FLOOR_PREPARE);
+    for (String c : candidates) {
+      // LuaJIT compiles a loop after ~56 iterations: on small decks the first calls run interpreted.
+      for (int w = floorWarmups; w < FLOOR_WARMUP; w++) {
+        lua(CLEAR);
+        floorSample(c);
+      }
+      lua(CLEAR); // in its own request, as the strategies' reset
+      floorSamples.computeIfAbsent(c, k -> new ArrayList<>()).add(floorSample(c));
+    }
+    floorWarmups = FLOOR_WARMUP;
+  }
+
+  private double floorSample(String candidate) {
+    return ((Number) nvim.execLua(FLOOR, out -> {
+      out.packArrayHeader(2);
+      out.packLong(buffer.id());
+      out.packString(candidate);
+    }).join()).doubleValue();
   }
 
   private void verify(String strategy, FoldPlan plan) {

@@ -5,9 +5,15 @@ import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Nvim;
 
-/** One {@code nvim_call_function} call to {@code nvimpam#apply()} in autoload/nvimpam.vim. */
+/**
+ * {@code nvimpam#apply()} in autoload/nvimpam.vim with the plan's folds as ONE list of prebuilt
+ * {@code S,Efold} commands, which it hands to {@code execute()}: Neovim runs them from C, as fast
+ * as it creates folds at all. The plan itself (for the fold texts and fold states) is staged in
+ * Lua by a request written just before, read as one binary string; both travel pipelined.
+ */
 final class VimlStrategy extends SingleCallStrategy {
   static final String NAME = "viml";
+  private static final String STAGE = "require('nvimpam.folds').stage(...)";
 
   @Override
   public String name() {
@@ -16,9 +22,24 @@ final class VimlStrategy extends SingleCallStrategy {
 
   @Override
   CompletableFuture<?> call(Nvim nvim, Buffer buffer, FoldPlan plan) {
-    return nvim.callFunction("nvimpam#apply", out -> {
+    CompletableFuture<?> staged = nvim.execLua(STAGE, out -> {
       out.packArrayHeader(1);
-      PlanPayload.packForViml(out, buffer.id(), plan);
+      PlanPayload.packForLua(out, buffer.id(), plan);
     });
+    FoldCommands commands = new FoldCommands();
+    CompletableFuture<?> applied = nvim.callFunction("nvimpam#apply", out -> {
+      out.packArrayHeader(2);
+      out.packLong(buffer.id());
+      if (true) {
+        commands.packJoined(out, plan, 0, plan.size(), (byte) '\n');
+      } else {
+        out.packArrayHeader(plan.size());
+        for (int i = 0; i < plan.size(); i++) {
+          commands.pack(out, plan, i);
+        }
+      }
+    });
+    // The apply's error names the fold; a failed staging makes the apply fail too, so report that.
+    return staged.thenCombine(applied, (a, b) -> b);
   }
 }

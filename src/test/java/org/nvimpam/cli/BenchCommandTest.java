@@ -154,7 +154,7 @@ class BenchCommandTest {
     Path broken = dir.resolve("broken");
     Files.createDirectories(broken.resolve("autoload"));
     Files.writeString(broken.resolve("autoload/nvimpam.vim"),
-        "function! nvimpam#apply(plan) abort\n  throw 'broken on purpose'\nendfunction\n");
+        "function! nvimpam#apply(...) abort\n  throw 'broken on purpose'\nendfunction\n");
     Run run = bench("--folds", "20", "--strategy", "viml,lua", "--runs", "1", "--warmup", "0", "--format", "csv",
         "--nvim-arg", "--cmd", "--nvim-arg", "set rtp^=" + broken);
 

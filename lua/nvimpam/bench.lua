@@ -1,0 +1,140 @@
+-- The benchmark's hooks inside Neovim (the `bench` command and :NvimpamFoldBench): clearing the
+-- folds between runs, the floor, and the check that a strategy left exactly the plan's folds.
+-- Nothing here runs while a user edits; lua/nvimpam/folds.lua is the product.
+local M = {}
+
+local api = vim.api
+local fn = vim.fn
+local folds = require('nvimpam.folds')
+
+local STRIDE = 4
+local hrtime = require('nvimpam.compat').uv.hrtime
+
+local function bufnr(buf)
+  return (buf == nil or buf == 0) and api.nvim_get_current_buf() or buf
+end
+
+--- Clears a buffer's folds in every window that shows it, and collects Lua's garbage, so that
+--- no timed run pays for the strings of the runs before it.
+function M.clear(buf)
+  collectgarbage()
+  for _, win in ipairs(fn.win_findbuf(bufnr(buf))) do
+    api.nvim_win_call(win, function()
+      vim.wo.foldmethod = 'manual'
+      api.nvim_command('normal! zE')
+    end)
+  end
+end
+
+--- Forgets a buffer's plan and clears its folds (every timed run starts from here).
+function M.reset(buf)
+  buf = bufnr(buf)
+  folds.forget(buf)
+  M.clear(buf)
+end
+
+-- The floor's commands, built once per plan outside the timed part: a Lua table, the same list as
+-- a VimL variable, and one newline-joined script.
+local prebuilt = { plan = nil }
+
+local function commands(buf)
+  local plan = folds.applied(buf)
+  if prebuilt.plan ~= plan then
+    local cmds = {}
+    for f = 0, plan.n - 1 do
+      local i = f * STRIDE + 1
+      cmds[f + 1] = plan.get(i) .. ',' .. plan.get(i + 1) .. 'fold'
+    end
+    prebuilt = { plan = plan, cmds = cmds, script = table.concat(cmds, '\n') }
+    vim.g.nvimpam_bench_cmds = cmds
+  end
+  return prebuilt
+end
+
+-- Ways to create the same folds from prebuilt `S,Efold` strings, with no RPC in between. The
+-- floor is the fastest of them on the running Neovim (measured: `execute(list)` on 0.7.2).
+local candidates = {
+  ['execute-list'] = function()
+    api.nvim_command('call execute(g:nvimpam_bench_cmds)')
+  end,
+  ['lua-loop'] = function(p)
+    local cmd, cmds = api.nvim_command, p.cmds
+    for k = 1, #cmds do
+      cmd(cmds[k])
+    end
+  end,
+}
+if api.nvim_exec2 then -- 0.9+: linear there (0.7.2's nvim_exec is quadratic in the script's lines)
+  candidates['exec2-script'] = function(p)
+    api.nvim_exec2(p.script, {})
+  end
+end
+
+--- The names of the floor's candidates on this Neovim.
+function M.floor_candidates()
+  local names = {}
+  for name in pairs(candidates) do
+    names[#names + 1] = name
+  end
+  table.sort(names)
+  return names
+end
+
+--- Prepares the floor's commands for the last applied plan (not timed).
+function M.floor_prepare(buf)
+  commands(bufnr(buf))
+end
+
+--- One floor sample: creates the last applied plan's folds in the current window with the named
+--- candidate and returns the milliseconds it took. Call clear() first in a request of its own,
+--- as the strategies get reset() (Neovim finishes a zE lazily).
+function M.floor(buf, name)
+  local p = commands(bufnr(buf))
+  local run = candidates[name]
+  if not run then
+    error('unknown floor candidate ' .. tostring(name), 0)
+  end
+  local t0 = hrtime()
+  run(p)
+  return (hrtime() - t0) / 1e6
+end
+
+--- Checks that the first window showing `buf` has exactly the folds of the last plan, with their
+--- ranges and nesting: closes everything, then opens the plan's folds parents first, each of which
+--- must be closed at its own range when reached; afterwards no plan fold's start may still be
+--- hidden. Returns the number of folds found, or -1 when there are extra folds; benchmarks compare
+--- it with the plan's size, so that a broken strategy cannot look fast.
+function M.verify(buf)
+  buf = bufnr(buf)
+  local plan = folds.applied(buf)
+  local get, n = plan.get, plan.n
+  local win = fn.win_findbuf(buf)[1]
+  if not win then
+    return 0
+  end
+  local found = 0
+  api.nvim_win_call(win, function()
+    local foldlevel = vim.wo.foldlevel
+    api.nvim_command('normal! zM')
+    for f = n - 1, 0, -1 do
+      local i = f * STRIDE + 1
+      local s, e = get(i), get(i + 1)
+      if fn.foldclosed(s) == s and fn.foldclosedend(s) == e then
+        found = found + 1
+        api.nvim_command(s .. 'foldopen')
+      end
+    end
+    if found == n then
+      for f = 0, n - 1 do
+        if fn.foldclosed(get(f * STRIDE + 1)) ~= -1 then
+          found = -1
+          break
+        end
+      end
+    end
+    vim.wo.foldlevel = foldlevel
+  end)
+  return found
+end
+
+return M

@@ -1,0 +1,147 @@
+package org.nvimpam.strategy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.Decoders;
+import org.nvimpam.nvim.Nvim;
+import org.nvimpam.rpc.NvimErrorEvent;
+import org.nvimpam.rpc.NvimErrorException;
+
+/**
+ * Notifications of {@code S,Efold} commands, each run by {@code win_execute()} in its window: one fold each ({@code
+ * per-command}) or a bounded {@code |}-chain of them ({@code pipe}: Neovim moves the rest of the
+ * line after every command of a chain, so one unbounded line is quadratic). Neovim sends no reply
+ * to a notification, and the notifications of about {@value #BATCH} folds leave in one write, so
+ * neither side pays a message round per command. A request after the last one waits for Neovim to
+ * have run them all. A failed notification shows only as an {@code nvim_error_event}; then the
+ * folds are made again with one request per fold, whose error names the fold.
+ */
+final class NotifiedCommandsStrategy implements FoldStrategy {
+  static final String PER_COMMAND = "per-command";
+  static final String PIPE = "pipe";
+  /**
+   * Folds per pipe command line, from {@code bench --folds 10000,100000 --sweep pipe=25,50,100,250,500}
+   * on 0.7.2 (medians, 10k / 100k folds): 25 → 6.8 / 62 ms, 50 → 14 / 62, 100 → 5.4 / 66,
+   * 250 → 7.3 / 66, 500 → 8.3 / 84. 100 is best at 10k and within the noise at 100k.
+   */
+  static final int DEFAULT_CHUNK = 100;
+  /** Folds per write: Neovim starts on the first batch while the next is encoded. */
+  static final int BATCH = 1000;
+  /** Writes per window; the JVM waits for the window before last to be done before sending more. */
+  static final int WINDOW = 8;
+
+  private final String name;
+  private final int chunk;
+
+  NotifiedCommandsStrategy(String name, int chunk) {
+    if (chunk < 1) {
+      throw new IllegalArgumentException("folds per command must be at least 1, got " + chunk);
+    }
+    this.name = name;
+    this.chunk = chunk;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public void apply(Nvim nvim, Buffer buffer, FoldPlan plan) {
+    List<Long> windows = RefreshFrame.prepare(nvim, name, buffer, plan);
+    FoldStrategyException failure = null;
+    try {
+      NvimErrorEvent before = last(nvim.rpc().errorEvents());
+      FoldCommands commands = new FoldCommands();
+      for (long window : windows) {
+        int perWrite = Math.max(1, BATCH / chunk) * chunk;
+        CompletableFuture<?> previousWindow = null;
+        for (int from = 0, writes = 0; from < plan.size(); from += perWrite, writes++) {
+          if (writes > 0 && writes % WINDOW == 0) {
+            // At most two windows queued in Neovim: its other clients (a UI's keys) get their turn.
+            CompletableFuture<?> ack = nvim.call("nvim_eval", out -> {
+              out.packArrayHeader(1);
+              out.packString("0");
+            }, Decoders.nil());
+            if (previousWindow != null) {
+              previousWindow.join();
+            }
+            previousWindow = ack;
+          }
+          int first = from;
+          int to = Math.min(plan.size(), from + perWrite);
+          // The first notification's params, then the others whole, back to back: one write.
+          // win_execute() targets the window by id: should it close meanwhile, the commands fail
+          // instead of folding whatever window is current then.
+          nvim.rpc().notify("nvim_call_function", out -> {
+            for (int i = first; i < to; i += chunk) {
+              if (i > first) {
+                out.packArrayHeader(3).packInt(2).packString("nvim_call_function");
+              }
+              out.packArrayHeader(2);
+              out.packString("win_execute");
+              out.packArrayHeader(2);
+              out.packLong(window);
+              commands.packJoined(out, plan, i, Math.min(to, i + chunk));
+            }
+          });
+        }
+      }
+      // Not Nvim.sync(): nvim_get_api_info is a fast call, answered before queued notifications
+      // run. An ordinary request waits its turn behind them, and its reply follows their error
+      // events; completing in order, it sees them handled.
+      nvim.rpc().requestInOrder("nvim_eval", out -> {
+        out.packArrayHeader(1);
+        out.packString("0");
+      }, Decoders.nil()).join();
+      if (last(nvim.rpc().errorEvents()) != before) {
+        failure = again(nvim, windows, plan);
+      }
+    } catch (RuntimeException e) {
+      Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+      failure = new FoldStrategyException(name, -1, String.valueOf(cause.getMessage()), cause);
+    }
+    RefreshFrame.finish(nvim, name, buffer, failure);
+  }
+
+  private static NvimErrorEvent last(List<NvimErrorEvent> events) {
+    return events.isEmpty() ? null : events.get(events.size() - 1);
+  }
+
+  /**
+   * After an error event: clears each window and makes its folds with one request per fold
+   * (pipelined), so that the failing fold is known. Null when all succeed (the error event was
+   * not ours).
+   */
+  private FoldStrategyException again(Nvim nvim, List<Long> windows, FoldPlan plan) {
+    FoldCommands commands = new FoldCommands();
+    for (long window : windows) {
+      Object found = nvim.eval("win_gotoid(" + window + ")").join();
+      if (!(found instanceof Number ok) || ok.longValue() != 1) {
+        continue; // closed meanwhile: nothing to fold there
+      }
+      nvim.command("normal! zE").join();
+      List<CompletableFuture<?>> replies = new ArrayList<>();
+      for (int i = 0; i < plan.size(); i++) {
+        int fold = i;
+        replies.add(nvim.call("nvim_command", out -> {
+          out.packArrayHeader(1);
+          commands.pack(out, plan, fold);
+        }, Decoders.nil()));
+      }
+      for (int i = 0; i < replies.size(); i++) {
+        try {
+          replies.get(i).join();
+        } catch (CompletionException e) {
+          String why = e.getCause() instanceof NvimErrorException n ? n.nvimMessage() : String.valueOf(e.getCause());
+          return new FoldStrategyException(name, i, CommandStreamStrategy.lines(plan, i) + why, e.getCause());
+        }
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,233 @@
+package org.nvimpam.plugin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.nvimpam.deck.Lines;
+import org.nvimpam.fold.FoldOptions;
+import org.nvimpam.fold.FoldParser;
+import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.Nvim;
+import org.nvimpam.testutil.EmbeddedNvim;
+import org.nvimpam.testutil.FoldTree;
+import org.nvimpam.testutil.RandomDecks;
+
+/**
+ * The property of live refolds: after any edit, in every window that shows the buffer, Neovim's
+ * fold tree equals a full parse of the buffer. Long random sequences of the edits users make
+ * (normal-mode edits, undo and redo, :g, :s, :m, whole cards put through the API) in a buffer shown
+ * in two windows, each step checked once the refold of its changedtick is in.
+ *
+ * <p>Seeded; {@code -Dnvimpam.refold.steps=N} and {@code -Dnvimpam.refold.seed=S} change the run.
+ */
+class LiveRefoldIT {
+  private static final long WAIT_MS = 15_000;
+  private static final int STEPS = Integer.getInteger("nvimpam.refold.steps", 300);
+  private static final long SEED = Long.getLong("nvimpam.refold.seed", 20261201L);
+
+  /** Reads the fold tree of window `_A` with fold_tree.lua, which works in the current window. */
+  private static final String TREE_IN = "local code, win = ...; local f = assert(loadstring(code))\n"
+      + "return vim.api.nvim_win_call(win, f)";
+
+  /** Counts how each refold went, so that a test cannot pass by always refolding everything. */
+  private static final String COUNT_OUTCOMES = """
+      local folds = require('nvimpam.folds')
+      local refold = folds.refold
+      _G.outcomes = { changed = 0, whole = 0, stale = 0 }
+      folds.refold = function(plan)
+        local r = refold(plan)
+        local k = r >= 0 and 'changed' or (r == -1 and 'stale' or 'whole')
+        _G.outcomes[k] = _G.outcomes[k] + 1
+        return r
+      end
+      """;
+
+  @TempDir Path dir;
+  Nvim nvim;
+  String treeCode;
+
+  @BeforeEach
+  void start() throws IOException {
+    nvim = EmbeddedNvim.start();
+    lua("_G.notes = {} vim.notify = function(m, l) table.insert(_G.notes, m) end");
+    treeCode = EmbeddedNvim.resource("/lua/fold_tree.lua");
+  }
+
+  @AfterEach
+  void stop() {
+    nvim.close();
+  }
+
+  private Object lua(String code, Object... args) {
+    return nvim.execLua(code, out -> {
+      out.packArrayHeader(args.length);
+      for (Object a : args) {
+        if (a instanceof Number n) {
+          out.packLong(n.longValue());
+        } else {
+          out.packString(String.valueOf(a));
+        }
+      }
+    }).join();
+  }
+
+  @Test
+  void everyWindowsFoldsEqualAFullParseAfterEveryEdit() throws Exception {
+    String jar = System.getProperty("nvimpam.jar", EmbeddedNvim.root().resolve("target/nvimpam.jar").toString());
+    lua("require('nvimpam').setup({ jar = '" + jar + "', auto_attach = false, debounce_ms = 0 })");
+    RandomDecks decks = new RandomDecks(SEED);
+    Random r = decks.random();
+    EmbeddedNvim.edit(nvim, deck(decks, 120), dir);
+    Buffer b = nvim.currentBuffer().join();
+    nvim.command("NvimpamFoldAttach").join();
+    awaitRefold(b, "attach");
+    nvim.command("split").join();
+    nvim.command("setlocal foldlevel=1").join(); // one window with open parents, one all closed
+    lua(COUNT_OUTCOMES);
+    lua("vim.g.nvimpam_debug_refold = 1");
+    // The first refold also takes the new window in; from then on refolds are diffs.
+    nvim.command("normal! ggyyP").join();
+    awaitRefold(b, "after the split");
+    assertTrees(b, "after the split");
+
+    List<String> history = new ArrayList<>();
+    int changes = 0;
+    for (int step = 0; step < STEPS; step++) {
+      long tick = ((Number) lua("return vim.b.changedtick")).longValue();
+      String op = edit(decks, r, b);
+      history.add(op);
+      if (history.size() > 12) history.remove(0);
+      if (((Number) lua("return vim.b.changedtick")).longValue() != tick) {
+        changes++;
+      }
+      String context = "seed " + SEED + ", step " + step + ", last edits " + history;
+      awaitRefold(b, context);
+      assertTrees(b, context);
+    }
+    Map<?, ?> outcomes = (Map<?, ?>) lua("return _G.outcomes");
+    long changed = ((Number) outcomes.get("changed")).longValue();
+    assertTrue(changed >= changes * 0.8, "most refolds change only what differs: " + outcomes + " for "
+        + changes + " changes; last fallback: " + lua("return require('nvimpam.folds').refold_error(0)"));
+  }
+
+  /** A deck of printable lines (they are typed in too), from the property tests' grammar. */
+  private static byte[] deck(RandomDecks decks, int cards) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (byte[] line : decks.deck(cards)) {
+      if (printable(line)) {
+        out.writeBytes(line);
+        out.write('\n');
+      }
+    }
+    return out.toByteArray();
+  }
+
+  private static boolean printable(byte[] line) {
+    for (byte c : line) {
+      if ((c < 0x20 && c != '\t') || c >= 0x7f) return false;
+    }
+    return true;
+  }
+
+  private static String printableLine(RandomDecks decks) {
+    for (int i = 0; i < 20; i++) {
+      String s = decks.line();
+      if (printable(s.getBytes(StandardCharsets.ISO_8859_1))) return s;
+    }
+    return "NODE  /        1       0.0       0.0       0.0";
+  }
+
+  /** One random edit in a random one of the two windows; returns what it did. */
+  private String edit(RandomDecks decks, Random r, Buffer b) {
+    if (r.nextInt(4) == 0) {
+      nvim.command("wincmd w").join();
+    }
+    int last = ((Number) lua("return vim.fn.line('$')")).intValue();
+    int l = 1 + r.nextInt(last);
+    int k = r.nextInt(4);
+    String text = printableLine(decks).replace("\\", "");
+    String op = switch (r.nextInt(14)) {
+      case 0 -> l + "Gdd";
+      case 1 -> l + "Gp";
+      case 2 -> l + "GJ";
+      case 3 -> l + "Go" + text + "\u001b";
+      case 4 -> l + "Gcc" + text + "\u001b";
+      case 5 -> l + "GyyP";
+      case 6 -> l + "GV" + (k > 0 ? k + "j" : "") + "d";
+      case 7, 8 -> "u";
+      case 9 -> "\u0012"; // <C-r>
+      case 10 -> ":" + l + "," + Math.min(last, l + 3 + k * 5) + "g/^\\(\\$\\|NODE\\|  \\)/d";
+      case 11 -> ":" + l + "," + Math.min(last, l + k) + "s/^\\$/  /e";
+      case 12 -> ":" + l + "," + Math.min(last, l + k) + "m" + r.nextInt(last + 1);
+      default -> "put " + l;
+    };
+    if (op.startsWith("put ")) {
+      StringBuilder card = new StringBuilder();
+      List<String> lines = new ArrayList<>();
+      for (byte[] line : decks.deck(1)) {
+        if (printable(line)) lines.add(new String(line, StandardCharsets.ISO_8859_1));
+      }
+      lua("vim.api.nvim_win_set_cursor(0, { tonumber((...)), 0 })", l);
+      nvim.execLua("vim.api.nvim_put(..., 'l', true, false)", out -> {
+        out.packArrayHeader(1);
+        out.packArrayHeader(lines.size());
+        for (String s : lines) out.packString(s);
+      }).join();
+      card.append(lines);
+      return "put " + l + " " + card;
+    }
+    if (op.startsWith(":")) {
+      lua("vim.cmd('silent! ' .. (...))", op.substring(1));
+    } else {
+      lua("vim.cmd('silent! normal! ' .. (...))", op);
+    }
+    return op;
+  }
+
+  /** Waits until the folds were applied at the buffer's current changedtick. */
+  private void awaitRefold(Buffer b, String context) throws Exception {
+    long end = System.currentTimeMillis() + WAIT_MS;
+    String done = "return require('nvimpam.folds').applied_tick(" + b.id() + ") == vim.api.nvim_buf_get_changedtick("
+        + b.id() + ")";
+    while (!Boolean.TRUE.equals(lua(done)) && System.currentTimeMillis() < end) {
+      Thread.sleep(2);
+    }
+    assertEquals(true, lua(done), () -> "folds applied at the current changedtick; " + context + "; outcomes "
+        + lua("return _G.outcomes") + "; refold error " + lua("return require('nvimpam.folds').refold_error(0)") + "; notes " + lua("return _G.notes") + "; ticks "
+        + lua("return { require('nvimpam.folds').applied_tick(0), vim.b.changedtick }"));
+  }
+
+  private void assertTrees(Buffer b, String context) {
+    Lines lines = nvim.bufGetLines(b, 0, -1, false).join();
+    FoldTree want = FoldTree.of(FoldParser.parse(lines, new FoldOptions(true)).plan(false));
+    List<?> wins = (List<?>) lua("return vim.fn.win_findbuf(" + b.id() + ")");
+    assertEquals(2, wins.size(), "the buffer is shown in two windows");
+    for (Object w : wins) {
+      long win = ((Number) w).longValue();
+      assertEquals(want, tree(win), () -> "window " + win + ", " + context + "; last refold "
+          + lua("return vim.g.nvimpam_debug_refold"));
+    }
+  }
+
+  private FoldTree tree(long win) {
+    List<?> l = (List<?>) lua(TREE_IN, treeCode, win);
+    List<List<Integer>> out = new ArrayList<>();
+    for (int i = 0; i < l.size(); i += 3) {
+      out.add(List.of(((Number) l.get(i)).intValue(), ((Number) l.get(i + 1)).intValue(),
+          ((Number) l.get(i + 2)).intValue()));
+    }
+    return new FoldTree(out);
+  }
+}

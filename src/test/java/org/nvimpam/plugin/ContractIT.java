@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -74,12 +73,9 @@ class ContractIT {
 
   @Test
   void foldTextsAreTheSameInJavaAndInLua(@TempDir Path dir) throws IOException {
-    String jar = System.getProperty("nvimpam.jar", EmbeddedNvim.root().resolve("target/nvimpam.jar").toString());
+    String jar = EmbeddedNvim.jar();
     lua("require('nvimpam').setup({ jar = '" + jar + "', auto_attach = false })");
-    byte[] deck;
-    try (InputStream in = ContractIT.class.getResourceAsStream("/decks/example.pc")) {
-      deck = in.readAllBytes();
-    }
+    byte[] deck = EmbeddedNvim.exampleDeck();
     EmbeddedNvim.edit(nvim, deck, dir);
     nvim.command("NvimpamFold").join();
     List<Fold> folds = FoldParser.parse(Lines.split(deck), new FoldOptions(true)).toList().stream()
@@ -100,7 +96,7 @@ class ContractIT {
 
   @Test
   void anErrorFromTheJvmReachesLuaAsAValueWithTheContractsShape() {
-    String jar = System.getProperty("nvimpam.jar", EmbeddedNvim.root().resolve("target/nvimpam.jar").toString());
+    String jar = EmbeddedNvim.jar();
     lua("require('nvimpam').setup({ jar = '" + jar + "', auto_attach = false })");
 
     Map<?, ?> e = (Map<?, ?>) lua("local ok, e = pcall(require('nvimpam.host').wait, 'no-such-call', {}) "

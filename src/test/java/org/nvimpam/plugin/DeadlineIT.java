@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -54,14 +53,12 @@ class DeadlineIT {
   }
 
   private void setup(String options) {
-    String jar = System.getProperty("nvimpam.jar", EmbeddedNvim.root().resolve("target/nvimpam.jar").toString());
+    String jar = EmbeddedNvim.jar();
     lua("require('nvimpam').setup({ jar = '" + jar + "', " + options + " })");
   }
 
   private static byte[] example() throws IOException {
-    try (InputStream in = DeadlineIT.class.getResourceAsStream("/decks/example.pc")) {
-      return in.readAllBytes();
-    }
+    return EmbeddedNvim.exampleDeck();
   }
 
   private static void signal(String name, long pid) throws Exception {
@@ -234,7 +231,7 @@ class DeadlineIT {
     lua("_G.notes = {} vim.notify = function(m, l) table.insert(_G.notes, { m, l or 2 }) end");
     other = Nvim.socket(String.valueOf(nvim.eval("serverstart()").join()));
     nvim.command(init).join();
-    String jar = System.getProperty("nvimpam.jar", EmbeddedNvim.root().resolve("target/nvimpam.jar").toString());
+    String jar = EmbeddedNvim.jar();
     lua("require('nvimpam.config').set({ jar = '" + jar + "', auto_attach = false })");
     EmbeddedNvim.edit(nvim, example(), dir);
     nvim.command("NvimpamFold").join();

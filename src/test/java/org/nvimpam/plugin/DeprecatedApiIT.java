@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,12 +55,10 @@ class DeprecatedApiIT {
     }
     assumeTrue(hasCheck, "no :checkhealth vim.deprecated in this Neovim (it exists from 0.11 on)");
 
-    String jar = System.getProperty("nvimpam.jar", EmbeddedNvim.root().resolve("target/nvimpam.jar").toString());
+    String jar = EmbeddedNvim.jar();
     nvim.command("filetype on").join();
     lua("require('nvimpam').setup({ jar = '" + jar + "', debounce_ms = 20 })");
-    try (InputStream in = DeprecatedApiIT.class.getResourceAsStream("/decks/example.pc")) {
-      EmbeddedNvim.edit(nvim, in.readAllBytes(), dir);
-    }
+    EmbeddedNvim.edit(nvim, EmbeddedNvim.exampleDeck(), dir);
     // auto_attach folds the buffer and follows edits: wait for the first folds, then edit once.
     assertEquals(true, lua("return vim.wait(15000, function() return vim.fn.foldlevel(30) > 0 end)"), "auto-folded");
     lua("vim.api.nvim_buf_set_lines(0, 5000, 5000, false, "

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -363,7 +362,7 @@ class FaultIT {
   }
 
   private static String jar() {
-    return System.getProperty("nvimpam.jar", EmbeddedNvim.root().resolve("target/nvimpam.jar").toString());
+    return EmbeddedNvim.jar();
   }
 
   /** A java that appends the JVM's stderr to {@link #stderrLog}, so that the test can count it. */
@@ -406,9 +405,7 @@ class FaultIT {
   }
 
   private static byte[] example() throws IOException {
-    try (InputStream in = FaultIT.class.getResourceAsStream("/decks/example.pc")) {
-      return in.readAllBytes();
-    }
+    return EmbeddedNvim.exampleDeck();
   }
 
   /** A deck of two-line NODE and SHELL cards in turn: {@code folds} folds, none nested. */

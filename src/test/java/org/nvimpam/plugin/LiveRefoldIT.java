@@ -37,10 +37,6 @@ class LiveRefoldIT {
   private static final int STEPS = Integer.getInteger("nvimpam.refold.steps", 300);
   private static final long SEED = Long.getLong("nvimpam.refold.seed", 20261201L);
 
-  /** Reads the fold tree of window `_A` with fold_tree.lua, which works in the current window. */
-  private static final String TREE_IN = "local code, win = ...; local f = assert(loadstring(code))\n"
-      + "return vim.api.nvim_win_call(win, f)";
-
   /** Counts how each refold went, so that a test cannot pass by always refolding everything. */
   private static final String COUNT_OUTCOMES = """
       local folds = require('nvimpam.folds')
@@ -56,13 +52,11 @@ class LiveRefoldIT {
 
   @TempDir Path dir;
   Nvim nvim;
-  String treeCode;
 
   @BeforeEach
   void start() throws IOException {
     nvim = EmbeddedNvim.start();
     lua("_G.notes = {} vim.notify = function(m, l) table.insert(_G.notes, m) end");
-    treeCode = EmbeddedNvim.resource("/lua/fold_tree.lua");
   }
 
   @AfterEach
@@ -85,7 +79,7 @@ class LiveRefoldIT {
 
   @Test
   void everyWindowsFoldsEqualAFullParseAfterEveryEdit() throws Exception {
-    String jar = System.getProperty("nvimpam.jar", EmbeddedNvim.root().resolve("target/nvimpam.jar").toString());
+    String jar = EmbeddedNvim.jar();
     lua("require('nvimpam').setup({ jar = '" + jar + "', auto_attach = false, debounce_ms = 0 })");
     RandomDecks decks = new RandomDecks(SEED);
     Random r = decks.random();
@@ -209,7 +203,7 @@ class LiveRefoldIT {
         + lua("return { require('nvimpam.folds').applied_tick(0), vim.b.changedtick }"));
   }
 
-  private void assertTrees(Buffer b, String context) {
+  private void assertTrees(Buffer b, String context) throws IOException {
     Lines lines = nvim.bufGetLines(b, 0, -1, false).join();
     FoldTree want = FoldTree.of(FoldParser.parse(lines, new FoldOptions(true)).plan(false));
     List<?> wins = (List<?>) lua("return vim.fn.win_findbuf(" + b.id() + ")");
@@ -221,13 +215,7 @@ class LiveRefoldIT {
     }
   }
 
-  private FoldTree tree(long win) {
-    List<?> l = (List<?>) lua(TREE_IN, treeCode, win);
-    List<List<Integer>> out = new ArrayList<>();
-    for (int i = 0; i < l.size(); i += 3) {
-      out.add(List.of(((Number) l.get(i)).intValue(), ((Number) l.get(i + 1)).intValue(),
-          ((Number) l.get(i + 2)).intValue()));
-    }
-    return new FoldTree(out);
+  private FoldTree tree(long win) throws IOException {
+    return FoldTree.read(nvim, win);
   }
 }

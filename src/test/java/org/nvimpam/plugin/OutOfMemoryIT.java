@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,12 +45,10 @@ class OutOfMemoryIT {
 
   @Test
   void aDeckTooBigForTheHeapIsDroppedWithTheHeapToGiveAndTheOtherBufferKeepsFolding() throws Exception {
-    String jar = System.getProperty("nvimpam.jar", EmbeddedNvim.root().resolve("target/nvimpam.jar").toString());
+    String jar = EmbeddedNvim.jar();
     lua("vim.cmd('filetype on') require('nvimpam').setup({ jar = '" + jar + "', jvm_args = { '-Xmx64m' } })");
     Path small = dir.resolve("small.pc");
-    try (InputStream in = OutOfMemoryIT.class.getResourceAsStream("/decks/example.pc")) {
-      Files.write(small, in.readAllBytes());
-    }
+    Files.write(small, EmbeddedNvim.exampleDeck());
     Path big = dir.resolve("big.pc");
     try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(big), 1 << 16)) {
       new DeckGenerator(1).write(out, BIG_LINES);

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -52,14 +51,12 @@ class PluginIT {
   }
 
   private void setup(String options) {
-    String jar = System.getProperty("nvimpam.jar", EmbeddedNvim.root().resolve("target/nvimpam.jar").toString());
+    String jar = EmbeddedNvim.jar();
     lua("require('nvimpam').setup({ jar = '" + jar + "', " + options + " })");
   }
 
   private static byte[] example() throws IOException {
-    try (InputStream in = PluginIT.class.getResourceAsStream("/decks/example.pc")) {
-      return in.readAllBytes();
-    }
+    return EmbeddedNvim.exampleDeck();
   }
 
   private FoldTree expected(Buffer b) {
@@ -445,7 +442,7 @@ class PluginIT {
     nvim = EmbeddedNvim.start();
     lua("_G.notes = {} vim.notify = function(m, l) table.insert(_G.notes, { m, l or 2 }) end");
     nvim.command(init).join();
-    String jar = System.getProperty("nvimpam.jar", EmbeddedNvim.root().resolve("target/nvimpam.jar").toString());
+    String jar = EmbeddedNvim.jar();
     lua("require('nvimpam.config').set({ jar = '" + jar + "', auto_attach = false, notify_lines = 1000 })");
     EmbeddedNvim.edit(nvim, example(), dir);
 

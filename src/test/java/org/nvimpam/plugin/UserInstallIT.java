@@ -63,9 +63,7 @@ class UserInstallIT {
     Files.createDirectories(config.getParent());
     Files.writeString(config, "require('nvimpam').setup{}\n");
     Path deck = home.resolve("example.pc");
-    try (InputStream in = UserInstallIT.class.getResourceAsStream("/decks/example.pc")) {
-      Files.write(deck, in.readAllBytes());
-    }
+    Files.write(deck, EmbeddedNvim.exampleDeck());
 
     // A user's Neovim: the user config and plugins load (no -u NONE), in a home of its own.
     List<String> argv = new ArrayList<>(List.of("env",

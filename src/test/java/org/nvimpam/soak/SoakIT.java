@@ -14,7 +14,7 @@ import org.nvimpam.testutil.EmbeddedNvim;
 class SoakIT {
   @Test
   void aShortSoakKeepsEveryWindowEqualToAFullParseWithoutErrorsLeaksOrNewThreads() throws Exception {
-    Path jar = Path.of(System.getProperty("nvimpam.jar", EmbeddedNvim.root().resolve("target/nvimpam.jar").toString()));
+    Path jar = Path.of(EmbeddedNvim.jar());
     // 400 edits are too few to tell a leak from the arenas' swing (the 10,000-edit run in the README
     // is the measure, with 10 %): here the heap's floor may move by half, no more.
     SoakSettings settings = new SoakSettings(400, 5, 3, 50, 7, EmbeddedNvim.executable(), jar, 0.50);

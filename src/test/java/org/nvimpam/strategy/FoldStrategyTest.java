@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,9 +42,7 @@ class FoldStrategyTest {
   }
 
   static byte[] exampleDeck() throws IOException {
-    try (InputStream in = FoldStrategyTest.class.getResourceAsStream("/decks/example.pc")) {
-      return in.readAllBytes();
-    }
+    return EmbeddedNvim.exampleDeck();
   }
 
   static Stream<Arguments> decks() throws IOException {

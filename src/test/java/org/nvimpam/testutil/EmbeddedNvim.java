@@ -30,6 +30,21 @@ public final class EmbeddedNvim {
     return Path.of(System.getProperty("nvimpam.root", System.getProperty("user.dir"))).toAbsolutePath();
   }
 
+  /** The built plugin jar the ITs start (-Dnvimpam.jar=..., set by failsafe), as a string for Lua. */
+  public static String jar() {
+    return System.getProperty("nvimpam.jar", root().resolve("target/nvimpam.jar").toString());
+  }
+
+  /** The bundled sample deck, example.pc. */
+  public static byte[] exampleDeck() throws IOException {
+    try (var in = EmbeddedNvim.class.getResourceAsStream("/decks/example.pc")) {
+      if (in == null) {
+        throw new IOException("no test resource /decks/example.pc");
+      }
+      return in.readAllBytes();
+    }
+  }
+
   /** {@code nvim --embed --headless -u NONE -i NONE -n} with the build's nvim. */
   public static List<String> argv() {
     return ChildProcessTransport.nvimArgv(executable());

@@ -30,9 +30,14 @@ public record FoldTree(List<List<Integer>> folds) {
     return new FoldTree(out);
   }
 
-  /** The current window's folds, read from Neovim (see fold_tree.lua). */
+  /** The current window's folds, read from Neovim (see soak/window_folds.lua). */
   public static FoldTree read(Nvim nvim) throws IOException {
-    Object flat = nvim.execLua(EmbeddedNvim.resource("/lua/fold_tree.lua"), out -> out.packArrayHeader(0)).join();
+    return read(nvim, 0);
+  }
+
+  /** Window {@code win}'s folds (0: the current window), read by the soak's own reader. */
+  public static FoldTree read(Nvim nvim, long win) throws IOException {
+    Object flat = nvim.execLua(EmbeddedNvim.resource("/soak/window_folds.lua"), out -> out.packArrayHeader(1).packLong(win)).join();
     List<List<Integer>> out = new ArrayList<>();
     List<?> l = (List<?>) flat;
     for (int i = 0; i < l.size(); i += 3) {

@@ -2,7 +2,7 @@
 -- with defaults): the longest wait for the answer to a trivial request, as a GUI or another
 -- plugin would feel it. Run from the repository root after `mvn -q package -DskipTests`:
 --
---   DECK=/tmp/deck1m.pc nvim --headless -u NONE -i NONE -n -c 'luafile bench/stall.lua'
+--   DECK=path/to/deck1m.pc nvim --headless -u NONE -i NONE -n -c 'luafile bench/stall.lua'
 --
 -- It starts a second headless Neovim with $ROOT (default: this repository) on 'runtimepath',
 -- opens $DECK there and asks it `nvim_eval` every 2 ms from here, until the folds have been in

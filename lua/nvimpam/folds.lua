@@ -294,7 +294,7 @@ local function create_folds(get, n, cmds)
   end)
   if not ok then
     local i = f * STRIDE + 1
-    return { code = 'fold_failed', message = (tostring(err):gsub('^Vim%(%a*%):', '')), fold = f + 1, of = n,
+    return { code = 'fold_failed', message = (tostring(err):gsub('^.-Vim%(%a*%):', '')), fold = f + 1, of = n,
              lines = { get(i), get(i + 1) } }
   end
 end

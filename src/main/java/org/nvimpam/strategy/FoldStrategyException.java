@@ -40,8 +40,14 @@ public final class FoldStrategyException extends RuntimeException {
 
   /** Fold {@code i} (0-based) of {@code plan} failed for {@code reason}. */
   static FoldStrategyException atFold(String strategy, FoldPlan plan, int i, String reason, Throwable cause) {
-    return new FoldStrategyException(strategy, new ErrorValue(ErrorValue.Code.FOLD_FAILED, reason, i + 1,
-        plan.size(), plan.start(i), plan.end(i), strategy), cause);
+    return new FoldStrategyException(strategy, new ErrorValue(ErrorValue.Code.FOLD_FAILED, withoutCommand(reason),
+        i + 1, plan.size(), plan.start(i), plan.end(i), strategy), cause);
+  }
+
+  /** "E16: Invalid range" of "Vim(fold):E16: Invalid range", as Lua and VimL report it too. */
+  private static String withoutCommand(String reason) {
+    int close = reason.startsWith("Vim(") ? reason.indexOf("):") : -1;
+    return close < 0 ? reason : reason.substring(close + 2);
   }
 
   /** The one wording of a failed refresh: "... failed on fold N of M (lines S-E): reason". */

@@ -6,6 +6,8 @@
 " which execute() runs from C: as fast as Neovim creates folds at all. Saving and restoring views
 " and fold states is shared with the Lua side.
 
+" Returns {'ok': folds per window}, or {'error': value} (see lua/nvimpam/contract.properties)
+" with no folds left behind: a value reaches the JVM whole, where a thrown one is a string.
 function! nvimpam#apply(buf, cmds) abort
   if type(a:cmds) == v:t_string
     return nvimpam#apply(a:buf, split(a:cmds, "\n"))
@@ -16,12 +18,12 @@ function! nvimpam#apply(buf, cmds) abort
       call win_execute(l:win, 'call execute(a:cmds)')
     endfor
   catch
-    let l:why = s:failing_fold(l:wins, a:cmds, v:exception)
+    let l:error = s:failing_fold(l:wins, a:cmds, v:exception)
     call luaeval('require("nvimpam.folds").finish(_A[1], _A[2])', [a:buf, v:true])
-    throw 'nvimpam: ' . l:why
+    return {'error': l:error}
   endtry
   call luaeval('require("nvimpam.folds").finish(_A[1], _A[2])', [a:buf, v:false])
-  return len(a:cmds)
+  return {'ok': len(a:cmds)}
 endfunction
 
 " Runs newline-separated commands from C: the `lua` strategy's way to create its folds.
@@ -29,21 +31,20 @@ function! nvimpam#execute_lines(cmds) abort
   call execute(split(a:cmds, "\n"))
 endfunction
 
-" Which fold failed, found again one command at a time (execute() does not say which): in the
-" form the Lua side writes, "fold N of M (lines S-E): reason", which the JVM reads back.
+" Which fold failed, found again one command at a time (execute() does not say which), as the
+" error value the Lua side returns too.
 function! s:failing_fold(wins, cmds, exception) abort
-  let l:n = len(a:cmds)
   for l:win in a:wins
     let l:found = []
     call win_execute(l:win, 'let l:found = s:first_failure(a:cmds)')
     if !empty(l:found)
       let l:i = l:found[0]
-      return printf('fold %d of %d (lines %s): %s', l:i + 1, l:n,
-            \ substitute(a:cmds[l:i], '^\(\d\+\),\(\d\+\)fold$', '\1-\2', ''),
-            \ substitute(l:found[1], '^Vim(\a*):', '', ''))
+      let l:range = matchlist(a:cmds[l:i], '^\(\d\+\),\(\d\+\)fold$')
+      return {'code': 'fold_failed', 'message': substitute(l:found[1], '^Vim(\a*):', '', ''),
+            \ 'fold': l:i + 1, 'of': len(a:cmds), 'lines': [str2nr(l:range[1]), str2nr(l:range[2])]}
     endif
   endfor
-  return substitute(a:exception, '^Vim(\a*):', '', '')
+  return {'code': 'failed', 'message': substitute(a:exception, '^Vim(\a*):', '', '')}
 endfunction
 
 " Clears the current window's folds and runs the commands one by one: [index, error] of the first

@@ -270,8 +270,8 @@ function M.finish(buf, failed)
   end
 end
 
--- Creates the plan's folds in the current window. An error names the fold, counted from 1 in
--- plan order, in the form the JVM reads back: "fold N of M (lines S-E): reason". With `cmds`,
+-- Creates the plan's folds in the current window; nil, or the error value (see contract.properties)
+-- naming the failing fold, counted from 1 in plan order. With `cmds`,
 -- the plan's commands in one newline-separated string, execute() runs them from C (a Lua loop
 -- of nvim_command costs a third more); when one fails, the folds are made again one by one to
 -- name it.
@@ -294,26 +294,33 @@ local function create_folds(get, n, cmds)
   end)
   if not ok then
     local i = f * STRIDE + 1
-    error(string.format('fold %d of %d (lines %d-%d): %s', f + 1, n, get(i), get(i + 1), err), 0)
+    return { code = 'fold_failed', message = (tostring(err):gsub('^.-Vim%(%a*%):', '')), fold = f + 1, of = n,
+             lines = { get(i), get(i + 1) } }
   end
 end
 
---- The whole refresh in one call: the `lua` strategy. Returns the number of folds per window.
+--- The whole refresh in one call: the `lua` strategy. Returns { ok = folds per window }, or
+--- { error = value } with no folds left behind: a returned value reaches the JVM whole, where a
+--- table raised by error() arrives as NULL.
 function M.apply(plan)
   local wins = M.prepare(plan)
   local st = buffers[bufnr(plan.buf)]
+  local failed
   local ok, err = pcall(function()
     for _, win in ipairs(wins) do
       api.nvim_win_call(win, function()
-        create_folds(st.get, st.n, plan.cmds)
+        failed = failed or create_folds(st.get, st.n, plan.cmds)
       end)
     end
   end)
-  M.finish(plan.buf, not ok)
   if not ok then
-    error(err, 0)
+    failed = { code = 'failed', message = tostring(err) }
   end
-  return st.n
+  M.finish(plan.buf, failed ~= nil)
+  if failed then
+    return { error = failed }
+  end
+  return { ok = st.n }
 end
 
 -- Live refolds ------------------------------------------------------------------------------------
@@ -620,8 +627,9 @@ end
 --- A live refold of `plan.buf` to `plan` (as apply() takes it, plus `tick`, the changedtick the
 --- plan was computed for). Changes only the folds that differ from what Neovim holds, in every
 --- window that shows the buffer; falls back to apply() when the windows are not those of the last
---- plan or the buffer was reloaded. Returns the number of folds deleted and created, or -1 when
---- the plan is stale (the buffer changed since: the refold of that change follows).
+--- plan or the buffer was reloaded. Returns the number of folds deleted and created, -1 when
+--- the plan is stale (the buffer changed since: the refold of that change follows), -2 after a
+--- whole refresh, or { error = value } as apply() does.
 function M.refold(plan)
   local buf = bufnr(plan.buf)
   local st = buffers[buf]
@@ -635,8 +643,8 @@ function M.refold(plan)
   local wins = st and st.attached and st.n > 0 and same_windows(st, buf)
   local reloaded = st and st.edits[1] and st.edits[1][2] == math.huge
   if not wins or reloaded or has_move(st.edits) then
-    M.apply(plan)
-    return -2
+    local applied = M.apply(plan)
+    return applied.error and applied or -2
   end
   local get, n = reader(plan.folds)
   local spans = dirty_lines(st.edits, api.nvim_buf_line_count(buf))
@@ -662,9 +670,11 @@ function M.refold(plan)
   if not ok then
     st.refold_error = err -- kept for :checkhealth and tests; the whole refresh below repairs it
     -- Never leave a half-done refold: start again from no folds, or report why that failed too.
-    local ok2, err2 = pcall(M.apply, plan)
-    if not ok2 then
-      error('refold failed (' .. tostring(err) .. '), then the full refresh: ' .. tostring(err2), 0)
+    local ok2, applied = pcall(M.apply, plan)
+    local failed = not ok2 and { code = 'failed', message = tostring(applied) } or applied.error
+    if failed then
+      failed.message = 'refold failed (' .. tostring(err) .. '), then the full refresh: ' .. failed.message
+      return { error = failed }
     end
     return -2
   end

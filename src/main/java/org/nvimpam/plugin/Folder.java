@@ -141,10 +141,12 @@ final class Folder {
     }
 
     static FoldFailure of(FoldStrategyException e, FoldPlan plan) {
+      ErrorValue v = e.error();
       int i = e.foldIndex();
-      boolean known = i >= 0 && i < plan.size();
-      return new FoldFailure(new ErrorValue(ErrorValue.Code.FOLD_FAILED, e.getMessage(), known ? i + 1 : 0,
-          plan.size(), known ? plan.start(i) : 0, known ? plan.end(i) : 0, e.strategy()), e);
+      if (v.of() == 0 && i >= 0 && i < plan.size()) { // the strategy knew the fold only by its index
+        v = new ErrorValue(v.code(), v.message(), v.fold(), plan.size(), plan.start(i), plan.end(i), v.strategy());
+      }
+      return new FoldFailure(v, e);
     }
 
     ErrorValue value() {

@@ -162,7 +162,7 @@ public final class PluginHost {
       return f.value();
     }
     if (t instanceof FoldStrategyException f) {
-      return new ErrorValue(ErrorValue.Code.FOLD_FAILED, message, f.foldIndex() + 1, 0, 0, 0, f.strategy());
+      return f.error();
     }
     if (t instanceof Await.DeadlineException) {
       return ErrorValue.of(ErrorValue.Code.TIMEOUT, "nvimpam: " + message);

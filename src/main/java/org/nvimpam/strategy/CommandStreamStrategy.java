@@ -87,10 +87,12 @@ abstract class CommandStreamStrategy implements FoldStrategy {
 
   private FoldStrategyException describe(Sent s, Throwable cause, FoldPlan plan) {
     if (cause instanceof FoldFailure f) {
-      return new FoldStrategyException(name(), f.foldIndex, lines(plan, f.foldIndex) + f.getMessage(), null);
+      return f.foldIndex >= 0 && f.foldIndex < plan.size()
+          ? FoldStrategyException.atFold(name(), plan, f.foldIndex, f.getMessage(), null)
+          : new FoldStrategyException(name(), -1, f.getMessage(), null);
     }
     if (cause instanceof NvimErrorException e && s.folds() == 1) {
-      return new FoldStrategyException(name(), s.firstFold(), lines(plan, s.firstFold()) + e.nvimMessage(), e);
+      return FoldStrategyException.atFold(name(), plan, s.firstFold(), e.nvimMessage(), e);
     }
     if (cause instanceof NvimErrorException e && s.folds() > 1) {
       int last = s.firstFold() + s.folds() - 1;
@@ -101,7 +103,4 @@ abstract class CommandStreamStrategy implements FoldStrategy {
     return new FoldStrategyException(name(), -1, String.valueOf(cause.getMessage()), cause);
   }
 
-  static String lines(FoldPlan plan, int i) {
-    return i >= 0 && i < plan.size() ? "(lines " + plan.start(i) + "-" + plan.end(i) + "): " : "";
-  }
 }

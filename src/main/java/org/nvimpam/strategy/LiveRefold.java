@@ -47,8 +47,9 @@ public final class LiveRefold {
     } catch (CompletionException e) {
       Throwable cause = e.getCause();
       String message = cause instanceof NvimErrorException n ? n.nvimMessage() : String.valueOf(cause.getMessage());
-      throw new FoldStrategyException(NAME, PlanPayload.failedFold(message), message, cause);
+      throw new FoldStrategyException(NAME, -1, message, cause);
     }
+    SingleCallStrategy.failIfError(NAME, reply);
     int n = reply instanceof Number num ? num.intValue() : 0;
     return switch (n) {
       case -1 -> new Result(Outcome.STALE, 0);

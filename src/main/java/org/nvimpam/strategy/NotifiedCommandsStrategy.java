@@ -138,7 +138,7 @@ final class NotifiedCommandsStrategy implements FoldStrategy {
           replies.get(i).join();
         } catch (CompletionException e) {
           String why = e.getCause() instanceof NvimErrorException n ? n.nvimMessage() : String.valueOf(e.getCause());
-          return new FoldStrategyException(name, i, CommandStreamStrategy.lines(plan, i) + why, e.getCause());
+          return FoldStrategyException.atFold(name, plan, i, why, e.getCause());
         }
       }
     }

@@ -85,26 +85,4 @@ final class PlanPayload {
       out.packString(name);
     }
   }
-
-  /**
-   * The fold index in an error our Lua/VimL code raised ("fold N of M (lines S-E): reason"), 0-based,
-   * or -1 when the message names no fold.
-   */
-  static int failedFold(String message) {
-    int at = message.indexOf("fold ");
-    while (at >= 0) {
-      int p = at + 5;
-      int n = 0;
-      int digits = 0;
-      while (p < message.length() && Character.isDigit(message.charAt(p)) && digits < 10) {
-        n = n * 10 + (message.charAt(p++) - '0');
-        digits++;
-      }
-      if (digits > 0 && message.startsWith(" of ", p)) {
-        return n - 1;
-      }
-      at = message.indexOf("fold ", at + 1);
-    }
-    return -1;
-  }
 }

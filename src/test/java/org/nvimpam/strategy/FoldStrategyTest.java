@@ -22,6 +22,7 @@ import org.nvimpam.fold.FoldParser;
 import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.gen.DeckGenerator;
 import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.ErrorValue;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.testutil.EmbeddedNvim;
 import org.nvimpam.testutil.FoldTree;
@@ -172,6 +173,38 @@ class FoldStrategyTest {
     assertTrue(e.getMessage().contains(strategy), e.getMessage());
     assertTrue(e.getMessage().contains("E16") || e.getMessage().contains("Invalid range"), e.getMessage());
     assertEquals(new FoldTree(List.of()), FoldTree.read(nvim), "no partial folds");
+  }
+
+  @Test
+  void everyStrategyAndTheLiveRefoldNameTheFailingFoldByTheSameValue() throws IOException {
+    byte[] deck = exampleDeck();
+    FoldPlan plan = FoldParser.parse(Lines.ofLatin1(lines(deck, "NODE  /        1")), new FoldOptions(true)).plan(false);
+    int lineCount = Lines.split(deck).count();
+    int bad = 0;
+    while (plan.end(bad) <= lineCount) {
+      bad++;
+    }
+    List<String> failing = new ArrayList<>(FoldStrategies.names());
+    failing.add("live refold");
+
+    for (String strategy : failing) {
+      Buffer buf = open(deck);
+      FoldStrategyException e = assertThrows(FoldStrategyException.class, () -> {
+        if (strategy.equals("live refold")) {
+          LiveRefold.apply(nvim, buf, plan, nvim.bufChangedtick(buf).join());
+        } else {
+          FoldStrategies.byName(strategy).apply(nvim, buf, plan);
+        }
+      }, strategy);
+
+      ErrorValue v = e.error();
+      assertEquals(List.of(ErrorValue.Code.FOLD_FAILED, bad + 1, plan.size(), plan.start(bad), plan.end(bad), strategy),
+          List.of(v.code(), v.fold(), v.of(), v.firstLine(), v.lastLine(), v.strategy()), strategy + ": " + v);
+      String wording = "nvimpam: strategy '" + strategy + "' failed on fold " + (bad + 1) + " of " + plan.size()
+          + " (lines " + plan.start(bad) + "-" + plan.end(bad) + "): ";
+      assertTrue(v.message().startsWith(wording + "E16: Invalid range"), v.message());
+      assertEquals(new FoldTree(List.of()), FoldTree.read(nvim), strategy + ": no partial folds");
+    }
   }
 
   /** The deck's lines plus extra ones, as Latin-1 strings. */

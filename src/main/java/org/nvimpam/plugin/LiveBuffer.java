@@ -14,6 +14,7 @@ import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.fold.FoldSet;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.BufferLoad;
+import org.nvimpam.strategy.FoldStrategyException;
 
 /**
  * A buffer folded live: its lines are loaded in chunks ({@link BufferLoad}), Neovim's line events
@@ -48,6 +49,8 @@ final class LiveBuffer implements BufferLoad.Target {
      */
     FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, long changedtick, boolean whole);
 
+    /** Returns once every buffer event Neovim sent so far has been handled (a bounded wait). */
+    void awaitEvents();
 
     void detached(LiveBuffer buffer);
 
@@ -288,6 +291,14 @@ final class LiveBuffer implements BufferLoad.Target {
     }
   }
 
+  /** Whether changes newer than {@code version} arrived, counting the events still in flight. */
+  private boolean outrun(long version) {
+    host.awaitEvents();
+    synchronized (this) {
+      return changes != version;
+    }
+  }
+
   /** Pushes the current folds now, whatever the mode and even if unchanged: :NvimpamFold. */
   Refresh pushNow() {
     synchronized (this) {
@@ -336,7 +347,16 @@ final class LiveBuffer implements BufferLoad.Target {
       if (!force && changes != version) return Refresh.SUPERSEDED;
       windowsMayDiffer = false; // this push brings every window in line
     }
-    FoldSummary summary = host.push(buffer, lines, plan, parse, tick, whole);
+    FoldSummary summary;
+    try {
+      summary = host.push(buffer, lines, plan, parse, tick, whole);
+    } catch (FoldStrategyException | Folder.FoldFailure e) {
+      if (force || !outrun(version)) throw e;
+      // The text changed while the plan was on its way, so it failed on lines that are gone
+      // (E16): nothing is wrong, and the refresh of that newer change follows.
+      LOG.log(Level.FINE, "a plan the buffer outran failed; the newer refresh follows", e);
+      return Refresh.SUPERSEDED;
+    }
     synchronized (this) {
       if (version > pushedChanges) {
         pushed = folds;

@@ -1,5 +1,6 @@
 package org.nvimpam.plugin;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -363,6 +364,11 @@ public final class PluginHost {
       public FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, long changedtick,
           boolean whole) {
         return folder.push(buffer, lines, plan, parseMs, changedtick, whole);
+      }
+
+      @Override
+      public void awaitEvents() {
+        Await.within(nvim.sync(), Duration.ofSeconds(5), "the buffer events before a failed refold");
       }
 
       @Override

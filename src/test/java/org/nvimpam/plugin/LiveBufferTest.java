@@ -25,6 +25,9 @@ class LiveBufferTest {
   private final List<Boolean> whole = new java.util.concurrent.CopyOnWriteArrayList<>();
   private volatile Throwable lost;
   private volatile boolean typing;
+  private volatile Runnable duringPush; // runs inside push(), as Neovim's events would cross it
+  private volatile RuntimeException pushFails;
+  private final List<Throwable> reported = new java.util.concurrent.CopyOnWriteArrayList<>();
   private volatile long debounceMs = 1_000_000; // refreshes in most tests are explicit
 
   private final LiveBuffer.Host host = new LiveBuffer.Host() {
@@ -48,8 +51,17 @@ class LiveBufferTest {
         boolean whole) {
       LiveBufferTest.this.whole.add(whole);
       pushed.add(plan);
+      Runnable r = duringPush;
+      duringPush = null;
+      if (r != null) r.run();
+      RuntimeException f = pushFails;
+      pushFails = null;
+      if (f != null) throw f;
       return new FoldSummary(buffer.id(), lines, plan.size(), 0, parseMs, 0, "test");
     }
+
+    @Override
+    public void awaitEvents() {} // events reach this test's buffer synchronously
 
     @Override
     public void detached(LiveBuffer buffer) {}
@@ -63,6 +75,7 @@ class LiveBufferTest {
 
   private final LiveBuffer live = new LiveBuffer(new Buffer(1), new FoldEngine(new FoldOptions(true)), scheduler, host,
       e -> {
+        reported.add(e);
         throw new AssertionError(e);
       });
 
@@ -101,6 +114,33 @@ class LiveBufferTest {
     // Neovim's side must hear of every change (it alone knows what its folds became); a refold
     // that finds nothing to change costs nothing there.
     assertEquals(List.of(true, false), whole, "the first push is whole, the one after the edit a refold");
+  }
+
+  @Test
+  void aPlanTheBufferOutranFailsQuietlyAndTheNewerChangeIsRefolded() throws Exception {
+    debounceMs = 20; // the newer change comes within the debounce: its refresh is the trailing one
+    load(NODES);
+    live.firstPush().get(5, java.util.concurrent.TimeUnit.SECONDS); // the load's own push
+    duringPush = () -> live.onLines(new Buffer(1), 4, 2, 3, Lines.ofLatin1(), false); // a newer delete
+    pushFails = new org.nvimpam.strategy.FoldStrategyException("lua", 2, "E16: Invalid range", null);
+    live.onLines(new Buffer(1), 3, 3, 3, Lines.ofLatin1("SHELL /        1"), false);
+
+    long end = System.currentTimeMillis() + 5000;
+    while (pushed.size() < 3 && System.currentTimeMillis() < end) Thread.sleep(5);
+    assertEquals(3, pushed.size(), "the load's push, the one the buffer outran, the newer change's");
+    assertEquals(List.of(), reported, "a plan for lines that are gone is no error the user can act on");
+  }
+
+  @Test
+  void aPushThatFailsAtTheBuffersOwnTextIsReported() throws Exception {
+    load(NODES);
+    live.firstPush().get(5, java.util.concurrent.TimeUnit.SECONDS);
+    pushFails = new org.nvimpam.strategy.FoldStrategyException("lua", 0, "E16: Invalid range", null);
+    live.onLines(new Buffer(1), 3, 3, 3, Lines.ofLatin1("SHELL /        1"), false);
+
+    long end = System.currentTimeMillis() + 5000;
+    while (reported.isEmpty() && System.currentTimeMillis() < end) Thread.sleep(5);
+    assertEquals(1, reported.size());
   }
 
   @Test

@@ -41,7 +41,7 @@ class ContractIT {
   }
 
   private Object lua(String code) {
-    return nvim.execLua(code, out -> out.packArrayHeader(0)).join();
+    return EmbeddedNvim.lua(nvim, code);
   }
 
   @Test

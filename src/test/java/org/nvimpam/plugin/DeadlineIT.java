@@ -33,8 +33,7 @@ class DeadlineIT {
 
   @BeforeEach
   void start() throws IOException {
-    nvim = EmbeddedNvim.start();
-    lua("_G.notes = {} vim.notify = function(m, l) table.insert(_G.notes, { m, l or 2 }) end");
+    nvim = EmbeddedNvim.startCollectingNotes();
     String address = String.valueOf(nvim.eval("serverstart()").join());
     other = Nvim.socket(address);
   }
@@ -49,12 +48,11 @@ class DeadlineIT {
   }
 
   private Object lua(String code) {
-    return nvim.execLua(code, out -> out.packArrayHeader(0)).join();
+    return EmbeddedNvim.lua(nvim, code);
   }
 
   private void setup(String options) {
-    String jar = EmbeddedNvim.jar();
-    lua("require('nvimpam').setup({ jar = '" + jar + "', " + options + " })");
+    EmbeddedNvim.setupPlugin(nvim, options);
   }
 
   private static byte[] example() throws IOException {
@@ -227,8 +225,7 @@ class DeadlineIT {
     nvim.command("UpdateRemotePlugins").join();
     other.close();
     nvim.close();
-    nvim = EmbeddedNvim.start();
-    lua("_G.notes = {} vim.notify = function(m, l) table.insert(_G.notes, { m, l or 2 }) end");
+    nvim = EmbeddedNvim.startCollectingNotes();
     other = Nvim.socket(String.valueOf(nvim.eval("serverstart()").join()));
     nvim.command(init).join();
     String jar = EmbeddedNvim.jar();

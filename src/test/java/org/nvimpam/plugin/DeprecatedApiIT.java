@@ -31,8 +31,7 @@ class DeprecatedApiIT {
 
   @BeforeEach
   void start() throws IOException {
-    nvim = EmbeddedNvim.start();
-    lua("_G.notes = {} vim.notify = function(m, l) table.insert(_G.notes, { m, l or 2 }) end");
+    nvim = EmbeddedNvim.startCollectingNotes();
   }
 
   @AfterEach
@@ -41,7 +40,7 @@ class DeprecatedApiIT {
   }
 
   private Object lua(String code) {
-    return nvim.execLua(code, out -> out.packArrayHeader(0)).join();
+    return EmbeddedNvim.lua(nvim, code);
   }
 
   @Test

@@ -41,8 +41,7 @@ class FaultIT {
 
   @BeforeEach
   void start() throws IOException {
-    nvim = EmbeddedNvim.start();
-    lua("_G.notes = {} vim.notify = function(m, l) table.insert(_G.notes, { m, l or 2 }) end");
+    nvim = EmbeddedNvim.startCollectingNotes();
     stderrLog = dir.resolve("jvm-stderr.log");
   }
 
@@ -358,7 +357,7 @@ class FaultIT {
   // ---- helpers ----------------------------------------------------------------------------------
 
   private Object lua(String code) {
-    return nvim.execLua(code, out -> out.packArrayHeader(0)).join();
+    return EmbeddedNvim.lua(nvim, code);
   }
 
   private void input(String keys) {
@@ -366,12 +365,9 @@ class FaultIT {
   }
 
   private void setup(String options) {
-    lua("require('nvimpam').setup({ jar = '" + jar() + "', " + options + " })");
+    EmbeddedNvim.setupPlugin(nvim, options);
   }
 
-  private static String jar() {
-    return EmbeddedNvim.jar();
-  }
 
   /** A java that appends the JVM's stderr to {@link #stderrLog}, so that the test can count it. */
   private String javaThatLogsStderr() throws IOException {
@@ -406,7 +402,7 @@ class FaultIT {
   private Path generate(int lines) throws Exception {
     Path deck = dir.resolve("big.pc");
     Path java = Path.of(ProcessHandle.current().info().command().orElse("java"));
-    Process p = new ProcessBuilder(java.toString(), "-jar", jar(), "gen", "--lines", String.valueOf(lines),
+    Process p = new ProcessBuilder(java.toString(), "-jar", EmbeddedNvim.jar(), "gen", "--lines", String.valueOf(lines),
         "--out", deck.toString()).inheritIO().start();
     assertTrue(p.waitFor(120, TimeUnit.SECONDS) && p.exitValue() == 0, "gen failed");
     return deck;

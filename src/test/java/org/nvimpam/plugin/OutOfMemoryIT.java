@@ -26,8 +26,7 @@ class OutOfMemoryIT {
 
   @BeforeEach
   void start() throws IOException {
-    nvim = EmbeddedNvim.start();
-    lua("_G.notes = {} vim.notify = function(m, l) table.insert(_G.notes, { m, l or 2 }) end");
+    nvim = EmbeddedNvim.startCollectingNotes();
   }
 
   @AfterEach
@@ -36,7 +35,7 @@ class OutOfMemoryIT {
   }
 
   private Object lua(String code) {
-    return nvim.execLua(code, out -> out.packArrayHeader(0)).join();
+    return EmbeddedNvim.lua(nvim, code);
   }
 
   private String notesText() {

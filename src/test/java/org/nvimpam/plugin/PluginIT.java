@@ -36,9 +36,7 @@ class PluginIT {
 
   @BeforeEach
   void start() throws IOException {
-    nvim = EmbeddedNvim.start();
-    // Collect notifications instead of printing them, so tests can read them.
-    lua("_G.notes = {} vim.notify = function(m, l) table.insert(_G.notes, { m, l or 2 }) end");
+    nvim = EmbeddedNvim.startCollectingNotes();
   }
 
   @AfterEach
@@ -47,12 +45,11 @@ class PluginIT {
   }
 
   private Object lua(String code) {
-    return nvim.execLua(code, out -> out.packArrayHeader(0)).join();
+    return EmbeddedNvim.lua(nvim, code);
   }
 
   private void setup(String options) {
-    String jar = EmbeddedNvim.jar();
-    lua("require('nvimpam').setup({ jar = '" + jar + "', " + options + " })");
+    EmbeddedNvim.setupPlugin(nvim, options);
   }
 
   private static byte[] example() throws IOException {
@@ -421,8 +418,7 @@ class PluginIT {
     assertTrue(text.contains("'sync': 0") && !text.contains("'sync': 1"), "asynchronous commands: " + text);
     nvim.close();
 
-    nvim = EmbeddedNvim.start();
-    lua("_G.notes = {} vim.notify = function(m, l) table.insert(_G.notes, { m, l or 2 }) end");
+    nvim = EmbeddedNvim.startCollectingNotes();
     nvim.command(init).join();
     EmbeddedNvim.edit(nvim, example(), dir);
     Buffer b = nvim.currentBuffer().join();
@@ -439,8 +435,7 @@ class PluginIT {
     nvim.command(init).join();
     nvim.command("UpdateRemotePlugins").join();
     nvim.close();
-    nvim = EmbeddedNvim.start();
-    lua("_G.notes = {} vim.notify = function(m, l) table.insert(_G.notes, { m, l or 2 }) end");
+    nvim = EmbeddedNvim.startCollectingNotes();
     nvim.command(init).join();
     String jar = EmbeddedNvim.jar();
     lua("require('nvimpam.config').set({ jar = '" + jar + "', auto_attach = false, notify_lines = 1000 })");

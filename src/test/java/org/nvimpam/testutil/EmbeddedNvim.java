@@ -57,6 +57,26 @@ public final class EmbeddedNvim {
     return Nvim.embed(argv);
   }
 
+  /**
+   * A Neovim for a plugin test: notifications are collected in {@code _G.notes} as {@code { msg,
+   * level }} instead of being shown, so tests can read them and no message waits at a prompt.
+   */
+  public static Nvim startCollectingNotes() throws IOException {
+    Nvim nvim = start();
+    lua(nvim, "_G.notes = {} vim.notify = function(m, l) table.insert(_G.notes, { m, l or 2 }) end");
+    return nvim;
+  }
+
+  /** Runs Lua code without arguments and returns its result. */
+  public static Object lua(Nvim nvim, String code) {
+    return nvim.execLua(code, out -> out.packArrayHeader(0)).join();
+  }
+
+  /** {@code require('nvimpam').setup{}} with the built jar and more options (a Lua table body). */
+  public static void setupPlugin(Nvim nvim, String options) {
+    lua(nvim, "require('nvimpam').setup({ jar = '" + jar() + "', " + options + " })");
+  }
+
   /** Opens {@code deck} (written to a temporary file) in the current window. */
   public static Path edit(Nvim nvim, byte[] deck, Path dir) throws IOException {
     Path file = Files.createTempFile(dir, "deck", ".pc");

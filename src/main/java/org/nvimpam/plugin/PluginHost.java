@@ -25,6 +25,7 @@ import org.nvimpam.nvim.Decoders;
 import org.nvimpam.nvim.Encoders;
 import org.nvimpam.nvim.ErrorValue;
 import org.nvimpam.nvim.Nvim;
+import org.nvimpam.rpc.ConnectionClosedException;
 import org.nvimpam.rpc.Encoder;
 import org.nvimpam.strategy.FoldStrategyException;
 
@@ -148,7 +149,10 @@ public final class PluginHost {
           result.write(out);
         }
       });
-    } catch (RuntimeException e) { // the connection is gone: nobody waits for the answer any more
+    } catch (ConnectionClosedException gone) {
+      // Neovim is gone and nobody waits for the answer; serve reports the end of the connection once.
+      LOG.log(Level.FINE, "could not answer call " + id, gone);
+    } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "could not answer call " + id, e);
     }
   }
@@ -427,6 +431,10 @@ public final class PluginHost {
 
   /** Live folding runs in the background: its failures reach the user as notifications. */
   private void reportLiveError(Throwable e) {
+    if (nvim.rpc().closed().isDone()) { // Neovim is gone: nobody to tell, and serve says why once
+      LOG.log(Level.FINE, "live folding failed after the connection closed", e);
+      return;
+    }
     LOG.log(Level.WARNING, "live folding failed", e);
     Messages.error(nvim, "nvimpam (live folding): " + e.getMessage());
   }

@@ -189,10 +189,11 @@ local function restore_states(st, states, foldlevel)
   end
 end
 
---- Starts a refresh of `plan.buf`: remembers each window's view, 'foldlevel' and fold states,
---- then clears its folds. Returns the windows that show the buffer and must get the folds.
-function M.prepare(plan)
-  local buf = bufnr(plan.buf)
+--- Starts a refresh of `buf`: remembers each window's view, 'foldlevel' and fold states (read
+--- with the plan the folds were made from), then clears its folds. Returns the windows that show
+--- the buffer and must get the folds. The new plan comes with prepare(), or later with adopt().
+function M.begin(buf)
+  buf = bufnr(buf)
   local st = buffer_state(buf)
   local saved = {}
   for _, win in ipairs(fn.win_findbuf(buf)) do
@@ -205,8 +206,7 @@ function M.prepare(plan)
       saved[#saved + 1] = w
     end)
   end
-  set_plan(st, reader(plan.folds))
-  st.names, st.edits = plan.names, {}
+  st.edits = {}
   st.wins = {}
   for _, w in ipairs(saved) do
     st.wins[w.win] = true
@@ -219,6 +219,22 @@ function M.prepare(plan)
   for i, w in ipairs(saved) do
     wins[i] = w.win
   end
+  return wins
+end
+
+--- The plan of the refresh begun for `plan.buf`: what finish() restores fold states by and the
+--- fold texts are read from. The strategies that send their folds as separate commands send it
+--- after them, so that its bytes travel while Neovim creates the folds.
+function M.adopt(plan)
+  local st = buffer_state(bufnr(plan.buf))
+  set_plan(st, reader(plan.folds))
+  st.names = plan.names
+end
+
+--- begin() and adopt() in one.
+function M.prepare(plan)
+  local wins = M.begin(plan.buf)
+  M.adopt(plan)
   return wins
 end
 

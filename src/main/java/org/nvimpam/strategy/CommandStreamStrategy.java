@@ -11,8 +11,8 @@ import org.nvimpam.rpc.NvimErrorException;
 
 /**
  * The strategies that create folds with Ex commands sent from the JVM. The refresh is framed by
- * our Lua code (prepare: save views and fold states, clear; finish: restore them), and every
- * request in between is pipelined: all are written before any reply is awaited.
+ * our Lua code ({@link RefreshFrame}), and every request in between is pipelined, the plan last:
+ * all are written before any reply is awaited.
  */
 abstract class CommandStreamStrategy implements FoldStrategy {
   /** A request in flight and the folds it creates, for mapping its error to a fold. */
@@ -50,7 +50,7 @@ abstract class CommandStreamStrategy implements FoldStrategy {
 
   @Override
   public final void apply(Nvim nvim, Buffer buffer, FoldPlan plan) {
-    List<Long> windows = RefreshFrame.prepare(nvim, name(), buffer, plan);
+    List<Long> windows = RefreshFrame.prepare(nvim, name(), buffer);
     List<Sent> sent = new ArrayList<>();
     FoldStrategyException failure;
     try {
@@ -63,7 +63,10 @@ abstract class CommandStreamStrategy implements FoldStrategy {
           sent.add(new Sent(sendChunk(nvim, plan, commands, from, to), from, to - from));
         }
       }
+      CompletableFuture<Object> adopt = RefreshFrame.adopt(nvim, buffer, plan);
       failure = firstFailure(sent, plan);
+      FoldStrategyException notAdopted = RefreshFrame.adopted(name(), adopt);
+      failure = failure != null ? failure : notAdopted;
     } catch (RuntimeException e) {
       failure = new FoldStrategyException(name(), -1, e.getMessage(), e);
     }

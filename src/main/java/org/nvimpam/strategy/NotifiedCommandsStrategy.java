@@ -52,7 +52,7 @@ final class NotifiedCommandsStrategy implements FoldStrategy {
 
   @Override
   public void apply(Nvim nvim, Buffer buffer, FoldPlan plan) {
-    List<Long> windows = RefreshFrame.prepare(nvim, name, buffer, plan);
+    List<Long> windows = RefreshFrame.prepare(nvim, name, buffer);
     FoldStrategyException failure = null;
     try {
       NvimErrorEvent before = last(nvim.rpc().errorEvents());
@@ -91,6 +91,7 @@ final class NotifiedCommandsStrategy implements FoldStrategy {
           });
         }
       }
+      CompletableFuture<Object> adopt = RefreshFrame.adopt(nvim, buffer, plan);
       // Not Nvim.sync(): nvim_get_api_info is a fast call, answered before queued notifications
       // run. An ordinary request waits its turn behind them, and its reply follows their error
       // events; completing in order, it sees them handled.
@@ -101,6 +102,8 @@ final class NotifiedCommandsStrategy implements FoldStrategy {
       if (last(nvim.rpc().errorEvents()) != before) {
         failure = again(nvim, windows, plan);
       }
+      FoldStrategyException notAdopted = RefreshFrame.adopted(name, adopt);
+      failure = failure != null ? failure : notAdopted;
     } catch (RuntimeException e) {
       Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
       failure = new FoldStrategyException(name, -1, String.valueOf(cause.getMessage()), cause);

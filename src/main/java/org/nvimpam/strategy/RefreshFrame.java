@@ -2,6 +2,7 @@ package org.nvimpam.strategy;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.Await;
@@ -10,11 +11,14 @@ import org.nvimpam.nvim.Nvim;
 
 /**
  * The calls into lua/nvimpam/folds.lua that frame a refresh made of separate requests: prepare
- * (remember views, 'foldlevel' and fold states, install the fold texts, clear the folds) and
- * finish (restore all that, or on failure remove the partial folds).
+ * (remember views, 'foldlevel' and fold states, install the fold texts, clear the folds), adopt
+ * (the plan, sent after the commands that create its folds: its bytes travel while Neovim runs
+ * them, instead of before, while Neovim waits) and finish (restore all that, or on failure remove
+ * the partial folds).
  */
 final class RefreshFrame {
-  private static final String PREPARE = "return require('nvimpam.folds').prepare(...)";
+  private static final String BEGIN = "return require('nvimpam.folds').begin(...)";
+  private static final String ADOPT = "require('nvimpam.folds').adopt(...)";
   private static final String FINISH = "return require('nvimpam.folds').finish(...)";
 
   private RefreshFrame() {}
@@ -25,11 +29,11 @@ final class RefreshFrame {
   }
 
   /** Returns the ids of the windows showing the buffer, in which the folds must be created. */
-  static List<Long> prepare(Nvim nvim, String strategy, Buffer buffer, FoldPlan plan) {
+  static List<Long> prepare(Nvim nvim, String strategy, Buffer buffer) {
     try {
-      Object reply = Await.call(nvim.execLua(PREPARE, out -> {
+      Object reply = Await.call(nvim.execLua(BEGIN, out -> {
         out.packArrayHeader(1);
-        PlanPayload.packForLua(out, buffer.id(), plan);
+        out.packLong(buffer.id());
       }), "nvim_exec_lua (prepare the fold refresh)");
       List<Long> windows = new ArrayList<>();
       if (reply instanceof List<?> list) {
@@ -39,8 +43,27 @@ final class RefreshFrame {
       }
       return windows;
     } catch (CompletionException | Await.DeadlineException e) {
-      throw new FoldStrategyException(strategy, -1, "could not prepare the refresh: " + e.getCause().getMessage(),
-          e.getCause());
+      throw new FoldStrategyException(strategy, -1, "could not prepare the refresh: " + cause(e).getMessage(),
+          cause(e));
+    }
+  }
+
+  /** Sends the plan of the refresh; the reply says whether Neovim took it. */
+  static CompletableFuture<Object> adopt(Nvim nvim, Buffer buffer, FoldPlan plan) {
+    return nvim.execLua(ADOPT, out -> {
+      out.packArrayHeader(1);
+      PlanPayload.packForLua(out, buffer.id(), plan);
+    });
+  }
+
+  /** Waits for {@link #adopt}'s reply: a failure there, or null. */
+  static FoldStrategyException adopted(String strategy, CompletableFuture<Object> adopt) {
+    try {
+      Await.call(adopt, "nvim_exec_lua (the fold plan)");
+      return null;
+    } catch (CompletionException | Await.DeadlineException e) {
+      return new FoldStrategyException(strategy, -1, "could not hand over the fold plan: " + cause(e).getMessage(),
+          cause(e));
     }
   }
 

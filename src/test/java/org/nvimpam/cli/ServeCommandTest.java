@@ -73,8 +73,9 @@ class ServeCommandTest {
     assertTrue(p.waitFor(20, TimeUnit.SECONDS));
     assertEquals(ServeCommand.EXIT_CONNECTION_FAILED, p.exitValue());
     byte[] out = p.getInputStream().readAllBytes();
-    // only RPC on stdout: the nvim_get_api_info request (and nothing else) was sent
-    assertTrue(out.length > 0 && (out[0] & 0xff) == 0x94, "stdout starts with a request");
+    // Only RPC on stdout: the nvim_get_api_info request, unless the garbage was read and the
+    // connection closed before the request was written (a race the test does not control).
+    assertTrue(out.length == 0 || (out[0] & 0xff) == 0x94, "stdout holds nothing but a request");
     assertFalse(new String(out, StandardCharsets.ISO_8859_1).contains("Exception"));
   }
 }

@@ -21,6 +21,10 @@ final class CallAtomicStrategy extends CommandStreamStrategy {
    */
   static final int DEFAULT_BATCH = 1000;
 
+  /** The framing of one call before its command: {@code ["nvim_command", [cmd]]}. */
+  private static final byte[] CALL = FoldCommands.msgpack(out -> out.packArrayHeader(2).packString("nvim_command")
+      .packArrayHeader(1));
+
   CallAtomicStrategy(int batch) {
     super(NAME, batch);
   }
@@ -44,12 +48,7 @@ final class CallAtomicStrategy extends CommandStreamStrategy {
     return nvim.call("nvim_call_atomic", out -> {
       out.packArrayHeader(1);
       out.packArrayHeader(to - from);
-      for (int i = from; i < to; i++) {
-        out.packArrayHeader(2);
-        out.packString("nvim_command");
-        out.packArrayHeader(1);
-        commands.pack(out, plan, i);
-      }
+      commands.packEach(out, plan, from, to, CALL, CALL);
     }, ERROR).thenApply(error -> {
       if (error != null) {
         throw new FoldFailure(from + error.index(), error.message());

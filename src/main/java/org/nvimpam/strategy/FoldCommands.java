@@ -1,8 +1,12 @@
 package org.nvimpam.strategy;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.msgpack.core.MessageBufferPacker;
+import org.msgpack.core.MessagePack;
 import org.msgpack.core.MessagePacker;
 import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.rpc.Encoder;
 
 /**
  * Writes {@code :S,Efold} commands as msgpack strings: ASCII digits from the plan's integers, no
@@ -13,6 +17,8 @@ final class FoldCommands {
   private static final byte[] FOLD = {'f', 'o', 'l', 'd'};
   private static final int MAX_COMMAND = 2 * 10 + 1 + FOLD.length;
   private static final int BLOCK = 16 * 1024;
+  /** msgpack's string of up to 31 bytes; every command is shorter. */
+  private static final int FIXSTR = 0xa0;
 
   /** "00", "01", … "99". */
   private static final byte[] PAIRS = new byte[200];
@@ -25,6 +31,16 @@ final class FoldCommands {
   }
 
   private final byte[] block = new byte[BLOCK];
+
+  /** What {@code encoder} packs, as bytes: framing for {@link #packEach}. */
+  static byte[] msgpack(Encoder encoder) {
+    try (MessageBufferPacker out = MessagePack.newDefaultBufferPacker()) {
+      encoder.write(out);
+      return out.toByteArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException("packing into memory", e);
+    }
+  }
 
   /** Packs {@code "S,Efold"} for fold {@code i} of the plan. */
   void pack(MessagePacker out, FoldPlan plan, int i) throws IOException {
@@ -55,6 +71,30 @@ final class FoldCommands {
         block[p++] = separator;
       }
       p = format(plan, i, p);
+    }
+    out.writePayload(block, 0, p);
+  }
+
+  /**
+   * Packs one msgpack string {@code "S,Efold"} per fold of {@code [from, to)}, each right after
+   * {@code first} (the first fold) or {@code rest} (the others): bytes already in msgpack, such as
+   * the framing of a notification or of an nvim_call_atomic call. Framed by hand into the block (a
+   * command is a fixstr), since the packer's per-call cost under C1 was five times the formatting.
+   */
+  void packEach(MessagePacker out, FoldPlan plan, int from, int to, byte[] first, byte[] rest) throws IOException {
+    int p = 0;
+    int limit = BLOCK - Math.max(first.length, rest.length) - MAX_COMMAND - 1;
+    for (int i = from; i < to; i++) {
+      if (p > limit) {
+        out.writePayload(block, 0, p);
+        p = 0;
+      }
+      byte[] before = i == from ? first : rest;
+      System.arraycopy(before, 0, block, p, before.length);
+      p += before.length;
+      int end = format(plan, i, p + 1);
+      block[p] = (byte) (FIXSTR | (end - p - 1));
+      p = end;
     }
     out.writePayload(block, 0, p);
   }

@@ -1,6 +1,7 @@
 package org.nvimpam.strategy;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -58,6 +59,11 @@ final class NotifiedCommandsStrategy implements FoldStrategy {
       NvimErrorEvent before = last(nvim.rpc().errorEvents());
       FoldCommands commands = new FoldCommands();
       for (long window : windows) {
+        // win_execute() targets the window by id: should it close meanwhile, the commands fail
+        // instead of folding whatever window is current then.
+        byte[] params = FoldCommands.msgpack(out -> out.packArrayHeader(2).packString("win_execute")
+            .packArrayHeader(2).packLong(window));
+        byte[] next = concat(NOTIFICATION, params);
         int perWrite = Math.max(1, BATCH / chunk) * chunk;
         CompletableFuture<?> previousWindow = null;
         for (int from = 0, writes = 0; from < plan.size(); from += perWrite, writes++) {
@@ -75,17 +81,13 @@ final class NotifiedCommandsStrategy implements FoldStrategy {
           int first = from;
           int to = Math.min(plan.size(), from + perWrite);
           // The first notification's params, then the others whole, back to back: one write.
-          // win_execute() targets the window by id: should it close meanwhile, the commands fail
-          // instead of folding whatever window is current then.
           nvim.rpc().notify("nvim_call_function", out -> {
+            if (chunk == 1) {
+              commands.packEach(out, plan, first, to, params, next);
+              return;
+            }
             for (int i = first; i < to; i += chunk) {
-              if (i > first) {
-                out.packArrayHeader(3).packInt(2).packString("nvim_call_function");
-              }
-              out.packArrayHeader(2);
-              out.packString("win_execute");
-              out.packArrayHeader(2);
-              out.packLong(window);
+              out.writePayload(i == first ? params : next);
               commands.packJoined(out, plan, i, Math.min(to, i + chunk));
             }
           });
@@ -109,6 +111,16 @@ final class NotifiedCommandsStrategy implements FoldStrategy {
       failure = new FoldStrategyException(name, -1, String.valueOf(cause.getMessage()), cause);
     }
     RefreshFrame.finish(nvim, name, buffer, failure);
+  }
+
+  /** A notification's framing up to its params: {@code [2, "nvim_call_function", }. */
+  private static final byte[] NOTIFICATION = FoldCommands.msgpack(out -> out.packArrayHeader(3).packInt(2)
+      .packString("nvim_call_function"));
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] c = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, c, a.length, b.length);
+    return c;
   }
 
   private static NvimErrorEvent last(List<NvimErrorEvent> events) {

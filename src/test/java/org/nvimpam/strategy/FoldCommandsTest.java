@@ -52,6 +52,31 @@ class FoldCommandsTest {
   }
 
   @Test
+  void eachCommandAfterItsFramingAcrossBlocks() throws IOException {
+    byte[] first = FoldCommands.msgpack(out -> out.packArrayHeader(2).packString("first"));
+    byte[] rest = FoldCommands.msgpack(out -> out.packArrayHeader(3).packInt(2).packString("rest"));
+    MessageBufferPacker out = MessagePack.newDefaultBufferPacker();
+    int from = 100;
+    int to = 5_100; // more than one block
+    new FoldCommands().packEach(out, PLAN, from, to, first, rest);
+    out.flush();
+    try (MessageUnpacker in = MessagePack.newDefaultUnpacker(out.toByteArray())) {
+      for (int i = from; i < to; i++) {
+        if (i == from) {
+          assertEquals(2, in.unpackArrayHeader());
+          assertEquals("first", in.unpackString());
+        } else {
+          assertEquals(3, in.unpackArrayHeader());
+          assertEquals(2, in.unpackInt());
+          assertEquals("rest", in.unpackString());
+        }
+        assertEquals(expected(PLAN, i, i + 1, ""), in.unpackString(), "fold " + i);
+      }
+      assertEquals(false, in.hasNext());
+    }
+  }
+
+  @Test
   void singleCommands() throws IOException {
     FoldCommands commands = new FoldCommands();
     MessageBufferPacker out = MessagePack.newDefaultBufferPacker();

@@ -63,8 +63,8 @@ public final class RpcConnection implements AutoCloseable {
 
   private final Object closeLock = new Object();
   private final Object writeLock = new Object();
-  private final MessageSink sink = new MessageSink(); // guarded by writeLock
-  private MessagePacker packer = MessagePack.newDefaultPacker(sink); // guarded by writeLock
+  private final MessageSink sink; // guarded by writeLock
+  private MessagePacker packer; // guarded by writeLock
   private long nextMsgId; // guarded by writeLock; unsigned 32-bit
   private volatile long bytesWritten;
   private volatile ConnectionClosedException closeCause;
@@ -74,6 +74,8 @@ public final class RpcConnection implements AutoCloseable {
     this.transport = transport;
     this.limits = limits;
     this.out = transport.output();
+    this.sink = new MessageSink(out);
+    this.packer = MessagePack.newDefaultPacker(sink);
     this.nextMsgId = firstMsgId & MSGID_MASK;
     this.reader = new Thread(this::readLoop, "nvimpam-rpc-reader");
     this.reader.setDaemon(true);
@@ -266,36 +268,50 @@ public final class RpcConnection implements AutoCloseable {
 
   /**
    * Packs {@code message}, one whole msgpack value, into the reusable buffer and sends it with one
-   * write and flush. An encoder failure propagates and sends nothing; a closed connection or a
-   * failed write throws {@link ConnectionClosedException}.
+   * write and flush; a message of more than {@link MessageSink#STREAM_ABOVE} bytes goes out in
+   * pieces as it is packed. An encoder failure propagates and sends nothing, or, once pieces went
+   * out, also closes the connection. A closed connection or a failed write throws {@link
+   * ConnectionClosedException}.
    */
   private void write(Encoder message) throws IOException {
-    IOException writeFailure;
+    Exception failure;
+    boolean encoderFailed = false;
+    String reason;
     synchronized (writeLock) {
       ConnectionClosedException c = closeCause;
       if (c != null) throw c;
       try {
         message.write(packer);
         packer.flush(); // commits the packer's last window into the sink
-      } catch (IOException | RuntimeException e) {
+        sink.finish();
+        bytesWritten += sink.sent();
         sink.reset();
-        packer = MessagePack.newDefaultPacker(sink); // the old one may point into dropped bytes
-        throw e;
-      }
-      int n = sink.size();
-      try {
-        out.write(sink.array(), 0, n);
-        out.flush();
-        bytesWritten += n;
         return;
-      } catch (IOException e) {
-        writeFailure = e;
-      } finally {
-        sink.reset();
+      } catch (MessageSink.WriteFailure e) {
+        failure = (IOException) e.getCause();
+        reason = "write failed: " + failure.getMessage();
+      } catch (IOException | RuntimeException e) {
+        if (sink.sent() == 0) {
+          resetPacker();
+          throw e;
+        }
+        failure = e;
+        encoderFailed = true;
+        reason = "a message failed to encode after part of it was sent: " + errorText(e);
       }
+      bytesWritten += sink.sent();
+      resetPacker();
     }
-    shutdown(writeFailure, "write failed: " + writeFailure.getMessage());
-    throw closeCause;
+    shutdown(failure, reason);
+    if (!encoderFailed) throw closeCause;
+    if (failure instanceof RuntimeException e) throw e;
+    throw (IOException) failure;
+  }
+
+  /** After a failed message: the packer may point into dropped bytes. */
+  private void resetPacker() {
+    sink.reset();
+    packer = MessagePack.newDefaultPacker(sink);
   }
 
   private void respond(int msgid, String method, Encoder result) {

@@ -77,7 +77,7 @@ class RpcConnectionStreamTest {
     RpcConnection c = RpcConnection.start(
         new StreamTransport(new PipedInputStream(peer), wire, "test streams"), RpcLimits.defaults());
     CompletableFuture<Long> bad = c.request("bad", out -> {
-      out.packArrayHeader(2).packString("x".repeat(100_000));
+      out.packArrayHeader(2).packString("x".repeat(MessageSink.STREAM_ABOVE - 100));
       throw new IOException("encoder gave up");
     }, LONG);
     assertEquals("encoder gave up", failure(bad).getMessage());
@@ -95,6 +95,63 @@ class RpcConnectionStreamTest {
     assertEquals(wire.size(), c.bytesWritten());
     c.close();
     peer.close(); // a reader blocked in PipedInputStream.read wakes only when the writer closes
+  }
+
+  @Test
+  void aLargeMessageGoesOutInPiecesAndArrivesWhole() throws Exception {
+    ByteArrayOutputStream wire = new ByteArrayOutputStream();
+    PipedOutputStream peer = new PipedOutputStream();
+    RpcConnection c = RpcConnection.start(
+        new StreamTransport(new PipedInputStream(peer), wire, "test streams"), RpcLimits.defaults());
+    byte[] bin = new byte[3 * MessageSink.STREAM_ABOVE + 17];
+    new Random(7).nextBytes(bin);
+    String text = "y".repeat(MessageSink.STREAM_ABOVE / 3);
+    c.notify("big", out -> {
+      out.packArrayHeader(200);
+      for (int i = 0; i < 99; i++) out.packString(text); // through the packer's windows
+      out.packBinaryHeader(bin.length).writePayload(bin); // one large direct write
+      for (int i = 0; i < 100; i++) out.packInt(i);
+    });
+    c.notify("small", out -> out.packArrayHeader(1).packInt(5));
+    MessageUnpacker u = MessagePack.newDefaultUnpacker(wire.toByteArray());
+    assertEquals(3, u.unpackArrayHeader());
+    assertEquals(2, u.unpackInt());
+    assertEquals("big", u.unpackString());
+    assertEquals(200, u.unpackArrayHeader());
+    for (int i = 0; i < 99; i++) assertEquals(text, u.unpackString());
+    assertArrayEquals(bin, u.readPayload(u.unpackBinaryHeader()));
+    for (int i = 0; i < 100; i++) assertEquals(i, u.unpackInt());
+    assertEquals(3, u.unpackArrayHeader());
+    assertEquals(2, u.unpackInt());
+    assertEquals("small", u.unpackString());
+    assertEquals(1, u.unpackArrayHeader());
+    assertEquals(5, u.unpackInt());
+    assertFalse(u.hasNext());
+    assertEquals(wire.size(), c.bytesWritten());
+    c.close();
+    peer.close();
+  }
+
+  @Test
+  void anEncoderFailingAfterPartOfItsMessageWentOutClosesTheConnection() throws Exception {
+    ByteArrayOutputStream wire = new ByteArrayOutputStream();
+    PipedOutputStream peer = new PipedOutputStream();
+    RpcConnection c = RpcConnection.start(
+        new StreamTransport(new PipedInputStream(peer), wire, "test streams"), RpcLimits.defaults());
+    CompletableFuture<Long> pendingCall = c.request("slow", NO_ARGS, LONG);
+    CompletableFuture<Long> bad = c.request("bad", out -> {
+      out.packArrayHeader(2).packString("x".repeat(2 * MessageSink.STREAM_ABOVE));
+      throw new IllegalStateException("encoder gave up");
+    }, LONG);
+    assertTrue(failure(bad).getMessage().endsWith("encoder gave up"), failure(bad).getMessage());
+    assertTrue(wire.size() > MessageSink.STREAM_ABOVE, "part of it went out");
+    assertEquals(wire.size(), c.bytesWritten());
+    Throwable closed = failure(c.closed());
+    assertEquals("test streams: a message failed to encode after part of it was sent: encoder gave up",
+        closed.getMessage());
+    assertInstanceOf(ConnectionClosedException.class, failure(pendingCall));
+    assertInstanceOf(ConnectionClosedException.class, failure(c.request("after", NO_ARGS, LONG)));
+    peer.close();
   }
 
   @Test

@@ -16,7 +16,7 @@ function common(name) {
 }
 
 async function main() {
-  const [nvimPath, deck, planFile, strategies, warmup, runs] = process.argv.slice(2);
+  const [nvimPath, deck, planFile, strategies, warmup, runs, pipeChunk, atomicBatch] = process.argv.slice(2);
   const folds = fs.readFileSync(planFile, 'utf8').split('\n').filter((l) => l.trim())
     .map((l) => l.split(' ').map(Number));
   const cmds = folds.map(([s, e]) => `${s},${e}fold`);
@@ -25,8 +25,8 @@ async function main() {
   const VIML_LOOP = common('VIML_LOOP');
   const CLEAR = common('CLEAR');
   const CHECK_LUA = common('CHECK_LUA');
-  const BATCH = common('ATOMIC_BATCH');
-  const CHUNK = common('PIPE_CHUNK');
+  const BATCH = Number(atomicBatch);
+  const CHUNK = Number(pipeChunk);
   const proc = spawn(nvimPath, ['--embed', '--headless', '-u', 'NONE', '-i', 'NONE', '-n'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const nvim = attach({ proc });
   await nvim.command('silent edit ' + deck.replace(/ /g, '\\ '));

@@ -30,15 +30,12 @@ for i = #f - 1, 1, -2 do
 end
 return found"""
 
-ATOMIC_BATCH = 1000
-PIPE_CHUNK = 250
+# nvimpam's sizes (folds per pipe line, folds per nvim_call_atomic) come as arguments.
+def atomic_batches(cmds, batch):
+    for i in range(0, len(cmds), batch):
+        yield [["nvim_command", [c]] for c in cmds[i:i + batch]]
 
 
-def atomic_batches(cmds):
-    for i in range(0, len(cmds), ATOMIC_BATCH):
-        yield [["nvim_command", [c]] for c in cmds[i:i + ATOMIC_BATCH]]
-
-
-def pipe_lines(cmds):
-    for i in range(0, len(cmds), PIPE_CHUNK):
-        yield "|".join(cmds[i:i + PIPE_CHUNK])
+def pipe_lines(cmds, chunk):
+    for i in range(0, len(cmds), chunk):
+        yield "|".join(cmds[i:i + chunk])

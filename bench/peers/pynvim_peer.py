@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """pynvim doing nvimpam's fold strategies the obvious way, for `bench --peers`.
 
-Usage: pynvim_peer.py NVIM DECK PLAN STRATEGIES WARMUP RUNS
+Usage: pynvim_peer.py NVIM DECK PLAN STRATEGIES WARMUP RUNS PIPE_CHUNK ATOMIC_BATCH
+PIPE_CHUNK and ATOMIC_BATCH are nvimpam's sizes for pipe and call-atomic.
 PLAN holds one fold per line, "start end", in creation order (children before parents).
 Prints one line per strategy: "name median_ms min_ms max_ms". Each run starts from no folds
 (cleared in a request of its own) and is checked afterwards, as nvimpam's own runs are.
@@ -16,7 +17,7 @@ from peer_common import CHECK_LUA, CLEAR, LUA_LOOP, VIML_LOOP, atomic_batches, p
 
 
 def main():
-    nvim_path, deck, plan_file, strategies, warmup, runs = sys.argv[1:7]
+    nvim_path, deck, plan_file, strategies, warmup, runs, pipe_chunk, atomic_batch = sys.argv[1:9]
     folds = [tuple(map(int, line.split())) for line in open(plan_file) if line.strip()]
     cmds = ["%d,%dfold" % f for f in folds]
     nvim = pynvim.attach("child", argv=[nvim_path, "--embed", "--headless", "-u", "NONE", "-i", "NONE", "-n"])
@@ -31,11 +32,11 @@ def main():
         nvim.command(cmds[-1])
 
     def call_atomic():
-        for batch in atomic_batches(cmds):
+        for batch in atomic_batches(cmds, int(atomic_batch)):
             nvim.api.call_atomic(batch)
 
     def pipe():
-        for line in pipe_lines(cmds):
+        for line in pipe_lines(cmds, int(pipe_chunk)):
             nvim.command(line)
 
     def lua():

@@ -185,20 +185,27 @@ public final class BenchRunner {
 
     StrategyTimer timer = new StrategyTimer(nvim, buffer, warmup, runs);
     List<StrategyTimer.Timing> timings = new ArrayList<>();
+    List<FoldStrategy> strategies = new ArrayList<>();
     for (String name : settings.strategies()) {
-      FoldStrategy strategy = strategy(name);
-      try {
-        StrategyTimer.Timing t = timer.time(strategy, plan, (s, warm, run, of) -> progress.run(s, warm, run, of));
+      strategies.add(strategy(name));
+    }
+    List<StrategyTimer.Outcome> outcomes =
+        timer.timeAll(strategies, plan, (s, warm, run, of) -> progress.run(s, warm, run, of));
+    for (int i = 0; i < outcomes.size(); i++) {
+      String name = settings.strategies().get(i);
+      StrategyTimer.Outcome o = outcomes.get(i);
+      if (o.failure() == null) {
+        StrategyTimer.Timing t = o.timing();
         timings.add(new StrategyTimer.Timing(name, t.folds(), t.medianMs(), t.minMs(), t.maxMs(), t.bytesSent()));
-      } catch (RuntimeException e) {
-        if (nvim.rpc().isClosed()) {
-          throw new IllegalStateException("Neovim exited while strategy '" + name + "' ran on " + deck, e);
-        }
-        String failure = "strategy '" + name + "' failed on " + deck + ": " + message(e);
-        failures.add(failure);
-        progress.warn(failure);
-        timings.add(new StrategyTimer.Timing(name, plan.size(), Double.NaN, Double.NaN, Double.NaN, 0));
+        continue;
       }
+      if (nvim.rpc().isClosed()) {
+        throw new IllegalStateException("Neovim exited while strategy '" + name + "' ran on " + deck, o.failure());
+      }
+      String failure = "strategy '" + name + "' failed on " + deck + ": " + message(o.failure());
+      failures.add(failure);
+      progress.warn(failure);
+      timings.add(new StrategyTimer.Timing(name, plan.size(), Double.NaN, Double.NaN, Double.NaN, 0));
     }
     boolean anyTimed = !timings.stream().allMatch(t -> Double.isNaN(t.medianMs()));
     StrategyTimer.Floor floor = anyTimed ? timer.floor() : null;
@@ -248,7 +255,8 @@ public final class BenchRunner {
       List<String> names = settings.strategies().stream().filter(n -> n.indexOf(':') < 0).toList();
       List<String> argv = new ArrayList<>(peer.argv());
       argv.addAll(List.of(peer.nvim(), file.toString(), planFile.toString(), String.join(",", names),
-          Integer.toString(settings.warmup()), Integer.toString(settings.runs())));
+          Integer.toString(settings.warmup()), Integer.toString(settings.runs()),
+          Integer.toString(FoldStrategies.defaultSize("pipe")), Integer.toString(FoldStrategies.defaultSize("call-atomic"))));
       Process p = new ProcessBuilder(argv).redirectError(ProcessBuilder.Redirect.INHERIT).start();
       String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
       int exit = p.waitFor();

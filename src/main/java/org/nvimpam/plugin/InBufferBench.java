@@ -10,6 +10,7 @@ import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.strategy.FoldStrategies;
+import org.nvimpam.strategy.FoldStrategy;
 import org.nvimpam.strategy.StrategyTimer;
 
 /**
@@ -33,9 +34,16 @@ final class InBufferBench {
     FoldPlan plan = FoldParser.parse(nvim.bufGetDeck(buffer), settings.foldOptions())
         .plan(settings.oneLineFolds());
     StrategyTimer timer = new StrategyTimer(nvim, buffer, WARMUP, RUNS);
-    List<StrategyTimer.Timing> timings = new ArrayList<>();
+    List<FoldStrategy> strategies = new ArrayList<>();
     for (String name : FoldStrategies.names()) {
-      timings.add(timer.time(FoldStrategies.byName(name), plan));
+      strategies.add(FoldStrategies.byName(name));
+    }
+    List<StrategyTimer.Timing> timings = new ArrayList<>();
+    for (StrategyTimer.Outcome o : timer.timeAll(strategies, plan, (name, warm, run, of) -> {})) {
+      if (o.failure() != null) {
+        throw o.failure();
+      }
+      timings.add(o.timing());
     }
     StrategyTimer.Floor floor = timer.floor();
     settings.newStrategy().apply(nvim, buffer, plan);

@@ -17,6 +17,16 @@ public final class FoldStrategies {
     return NAMES;
   }
 
+  /** The default size of a strategy that has one ({@link #withSize}), e.g. for peers doing the same. */
+  public static int defaultSize(String name) {
+    return switch (name == null ? "" : name.trim()) {
+      case NotifiedCommandsStrategy.PIPE -> NotifiedCommandsStrategy.DEFAULT_CHUNK;
+      case CallAtomicStrategy.NAME -> CallAtomicStrategy.DEFAULT_BATCH;
+      default -> throw new IllegalArgumentException(
+          "only " + NotifiedCommandsStrategy.PIPE + " and " + CallAtomicStrategy.NAME + " have a size; got '" + name + "'");
+    };
+  }
+
   /**
    * A strategy with another chunk size (pipe: folds per command line) or batch size (call-atomic:
    * folds per call) than its default; for tuning them with a sweep.

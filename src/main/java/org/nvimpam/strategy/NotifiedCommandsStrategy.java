@@ -25,11 +25,13 @@ final class NotifiedCommandsStrategy implements FoldStrategy {
   static final String PER_COMMAND = "per-command";
   static final String PIPE = "pipe";
   /**
-   * Folds per pipe command line, from {@code bench --folds 10000,100000 --sweep pipe=25,50,100,250,500}
-   * on 0.7.2 (medians, 10k / 100k folds): 25 → 6.8 / 62 ms, 50 → 14 / 62, 100 → 5.4 / 66,
-   * 250 → 7.3 / 66, 500 → 8.3 / 84. 100 is best at 10k and within the noise at 100k.
+   * Folds per pipe command line, from {@code bench --folds 10000,100000 --sweep pipe=25,50,100,200}
+   * (x floor, 10k / 100k folds, two runs each): 0.7.2: 25 → 1.57-1.62 / 1.38, 50 → 1.53-1.66 /
+   * 1.38-1.39, 100 → 1.60-1.65 / 1.48-1.49, 200 → 1.81-1.86 / 1.67; 0.10.4: 50 → 1.43-1.56 /
+   * 1.17-1.19, 100 → 1.38 / 1.16-1.17; 0.12.4: 50 → 1.46-1.49 / 1.20-1.21, 100 → 1.65-1.72 / 1.20.
+   * 0.7.2 moves the rest of a line after each command of it, so long lines cost more there.
    */
-  static final int DEFAULT_CHUNK = 100;
+  static final int DEFAULT_CHUNK = 50;
   /** Folds per write: Neovim starts on the first batch while the next is encoded. */
   static final int BATCH = 1000;
   /** Writes per window; the JVM waits for the window before last to be done before sending more. */

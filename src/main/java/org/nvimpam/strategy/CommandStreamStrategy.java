@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.rpc.NvimErrorException;
@@ -64,13 +65,20 @@ abstract class CommandStreamStrategy implements FoldStrategy {
         }
       }
       CompletableFuture<Object> adopt = RefreshFrame.adopt(nvim, buffer, plan);
+      CompletableFuture<Object> finish = RefreshFrame.finishBehind(nvim, buffer);
       failure = firstFailure(sent, plan);
-      FoldStrategyException notAdopted = RefreshFrame.adopted(name(), adopt);
-      failure = failure != null ? failure : notAdopted;
+      if (failure == null) {
+        failure = RefreshFrame.failure(name(), adopt, "hand over the fold plan");
+      }
+      if (failure == null) {
+        failure = RefreshFrame.failure(name(), finish, "restore the windows");
+      }
     } catch (RuntimeException e) {
       failure = new FoldStrategyException(name(), -1, e.getMessage(), e);
     }
-    RefreshFrame.finish(nvim, name(), buffer, failure);
+    if (failure != null) {
+      RefreshFrame.undo(nvim, name(), buffer, failure);
+    }
   }
 
   /** Waits for every reply; the first failure in send order, or null. */
@@ -78,7 +86,7 @@ abstract class CommandStreamStrategy implements FoldStrategy {
     FoldStrategyException first = null;
     for (Sent s : sent) {
       try {
-        s.reply().join();
+        Await.call(s.reply(), "the fold commands");
       } catch (CompletionException e) {
         if (first == null) {
           first = describe(s, e.getCause(), plan);

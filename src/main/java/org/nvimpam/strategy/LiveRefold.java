@@ -2,6 +2,7 @@ package org.nvimpam.strategy;
 
 import java.util.concurrent.CompletionException;
 import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.rpc.NvimErrorException;
@@ -40,12 +41,12 @@ public final class LiveRefold {
   public static Result apply(Nvim nvim, Buffer buffer, FoldPlan plan, long changedtick) {
     Object reply;
     try {
-      reply = nvim.execLua(REFOLD, out -> {
+      reply = Await.call(nvim.execLua(REFOLD, out -> {
         out.packArrayHeader(1);
         PlanPayload.packForLua(out, buffer.id(), plan, changedtick);
-      }).join();
-    } catch (CompletionException e) {
-      Throwable cause = e.getCause();
+      }), "the live refold");
+    } catch (CompletionException | Await.DeadlineException e) {
+      Throwable cause = RefreshFrame.cause(e);
       String message = cause instanceof NvimErrorException n ? n.nvimMessage() : String.valueOf(cause.getMessage());
       throw new FoldStrategyException(NAME, -1, message, cause);
     }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Decoders;
 import org.nvimpam.nvim.Nvim;
@@ -56,63 +57,79 @@ final class NotifiedCommandsStrategy implements FoldStrategy {
   @Override
   public void apply(Nvim nvim, Buffer buffer, FoldPlan plan) {
     List<Long> windows = RefreshFrame.prepare(nvim, name, buffer);
-    FoldStrategyException failure = null;
+    FoldStrategyException failure;
     try {
       NvimErrorEvent before = last(nvim.rpc().errorEvents());
-      FoldCommands commands = new FoldCommands();
       for (long window : windows) {
-        // win_execute() targets the window by id: should it close meanwhile, the commands fail
-        // instead of folding whatever window is current then.
-        byte[] params = FoldCommands.msgpack(out -> out.packArrayHeader(2).packString("win_execute")
-            .packArrayHeader(2).packLong(window));
-        byte[] next = concat(NOTIFICATION, params);
-        int perWrite = Math.max(1, BATCH / chunk) * chunk;
-        CompletableFuture<?> previousWindow = null;
-        for (int from = 0, writes = 0; from < plan.size(); from += perWrite, writes++) {
-          if (writes > 0 && writes % WINDOW == 0) {
-            // At most two windows queued in Neovim: its other clients (a UI's keys) get their turn.
-            CompletableFuture<?> ack = nvim.call("nvim_eval", out -> {
-              out.packArrayHeader(1);
-              out.packString("0");
-            }, Decoders.nil());
-            if (previousWindow != null) {
-              previousWindow.join();
-            }
-            previousWindow = ack;
-          }
-          int first = from;
-          int to = Math.min(plan.size(), from + perWrite);
-          // The first notification's params, then the others whole, back to back: one write.
-          nvim.rpc().notify("nvim_call_function", out -> {
-            if (chunk == 1) {
-              commands.packEach(out, plan, first, to, params, next);
-              return;
-            }
-            for (int i = first; i < to; i += chunk) {
-              out.writePayload(i == first ? params : next);
-              commands.packJoined(out, plan, i, Math.min(to, i + chunk));
-            }
-          });
-        }
+        send(nvim, window, plan);
       }
       CompletableFuture<Object> adopt = RefreshFrame.adopt(nvim, buffer, plan);
+      CompletableFuture<Object> finish = RefreshFrame.finishBehind(nvim, buffer);
       // Not Nvim.sync(): nvim_get_api_info is a fast call, answered before queued notifications
       // run. An ordinary request waits its turn behind them, and its reply follows their error
       // events; completing in order, it sees them handled.
-      nvim.rpc().requestInOrder("nvim_eval", out -> {
+      Await.call(nvim.rpc().requestInOrder("nvim_eval", out -> {
         out.packArrayHeader(1);
         out.packString("0");
-      }, Decoders.nil()).join();
-      if (last(nvim.rpc().errorEvents()) != before) {
-        failure = again(nvim, windows, plan);
+      }, Decoders.nil()), "the fold commands");
+      failure = RefreshFrame.failure(name, adopt, "hand over the fold plan");
+      if (failure == null) {
+        failure = RefreshFrame.failure(name, finish, "restore the windows");
       }
-      FoldStrategyException notAdopted = RefreshFrame.adopted(name, adopt);
-      failure = failure != null ? failure : notAdopted;
+      if (failure == null && last(nvim.rpc().errorEvents()) != before) {
+        // A notification failed, and only an error event says so: the folds are made again one
+        // request per fold, in a frame of their own, to name the fold.
+        RefreshFrame.prepare(nvim, name, buffer);
+        RefreshFrame.finish(nvim, name, buffer, again(nvim, windows, plan));
+        return;
+      }
+    } catch (FoldStrategyException e) {
+      throw e; // from that frame of its own, which cleaned up after itself
     } catch (RuntimeException e) {
-      Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+      Throwable cause = RefreshFrame.cause(e);
       failure = new FoldStrategyException(name, -1, String.valueOf(cause.getMessage()), cause);
     }
-    RefreshFrame.finish(nvim, name, buffer, failure);
+    if (failure != null) {
+      RefreshFrame.undo(nvim, name, buffer, failure);
+    }
+  }
+
+  /** The plan's commands for one window, about {@value #BATCH} folds per write. */
+  private void send(Nvim nvim, long window, FoldPlan plan) {
+    FoldCommands commands = new FoldCommands();
+    // win_execute() targets the window by id: should it close meanwhile, the commands fail
+    // instead of folding whatever window is current then.
+    byte[] params = FoldCommands.msgpack(out -> out.packArrayHeader(2).packString("win_execute")
+        .packArrayHeader(2).packLong(window));
+    byte[] next = concat(NOTIFICATION, params);
+    int perWrite = Math.max(1, BATCH / chunk) * chunk;
+    CompletableFuture<?> previousWindow = null;
+    for (int from = 0, writes = 0; from < plan.size(); from += perWrite, writes++) {
+      if (writes > 0 && writes % WINDOW == 0) {
+        // At most two windows queued in Neovim: its other clients (a UI's keys) get their turn.
+        CompletableFuture<?> ack = nvim.call("nvim_eval", out -> {
+          out.packArrayHeader(1);
+          out.packString("0");
+        }, Decoders.nil());
+        if (previousWindow != null) {
+          Await.call(previousWindow, "the fold commands sent so far");
+        }
+        previousWindow = ack;
+      }
+      int first = from;
+      int to = Math.min(plan.size(), from + perWrite);
+      // The first notification's params, then the others whole, back to back: one write.
+      nvim.rpc().notify("nvim_call_function", out -> {
+        if (chunk == 1) {
+          commands.packEach(out, plan, first, to, params, next);
+          return;
+        }
+        for (int i = first; i < to; i += chunk) {
+          out.writePayload(i == first ? params : next);
+          commands.packJoined(out, plan, i, Math.min(to, i + chunk));
+        }
+      });
+    }
   }
 
   /** A notification's framing up to its params: {@code [2, "nvim_call_function", }. */
@@ -137,11 +154,11 @@ final class NotifiedCommandsStrategy implements FoldStrategy {
   private FoldStrategyException again(Nvim nvim, List<Long> windows, FoldPlan plan) {
     FoldCommands commands = new FoldCommands();
     for (long window : windows) {
-      Object found = nvim.eval("win_gotoid(" + window + ")").join();
+      Object found = Await.call(nvim.eval("win_gotoid(" + window + ")"), "win_gotoid()");
       if (!(found instanceof Number ok) || ok.longValue() != 1) {
         continue; // closed meanwhile: nothing to fold there
       }
-      nvim.command("normal! zE").join();
+      Await.call(nvim.command("normal! zE"), "clearing the folds");
       List<CompletableFuture<?>> replies = new ArrayList<>();
       for (int i = 0; i < plan.size(); i++) {
         int fold = i;
@@ -152,7 +169,7 @@ final class NotifiedCommandsStrategy implements FoldStrategy {
       }
       for (int i = 0; i < replies.size(); i++) {
         try {
-          replies.get(i).join();
+          Await.call(replies.get(i), "fold " + (i + 1));
         } catch (CompletionException e) {
           String why = e.getCause() instanceof NvimErrorException n ? n.nvimMessage() : String.valueOf(e.getCause());
           return FoldStrategyException.atFold(name, plan, i, why, e.getCause());

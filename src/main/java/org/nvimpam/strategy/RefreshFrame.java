@@ -14,7 +14,7 @@ import org.nvimpam.nvim.Nvim;
  * (remember views, 'foldlevel' and fold states, install the fold texts, clear the folds), adopt
  * (the plan, sent after the commands that create its folds: its bytes travel while Neovim runs
  * them, instead of before, while Neovim waits) and finish (restore all that, or on failure remove
- * the partial folds).
+ * the partial folds). The command strategies send adopt and finish right behind their commands.
  */
 final class RefreshFrame {
   private static final String BEGIN = "return require('nvimpam.folds').begin(...)";
@@ -56,15 +56,41 @@ final class RefreshFrame {
     });
   }
 
-  /** Waits for {@link #adopt}'s reply: a failure there, or null. */
-  static FoldStrategyException adopted(String strategy, CompletableFuture<Object> adopt) {
+  /**
+   * Sends the finish of a refresh without waiting for it: the command strategies write it behind
+   * their commands and the plan, which saves a round trip. Should anything fail, {@link #undo}
+   * cleans up after it.
+   */
+  static CompletableFuture<Object> finishBehind(Nvim nvim, Buffer buffer) {
+    return nvim.execLua(FINISH, out -> {
+      out.packArrayHeader(2);
+      out.packLong(buffer.id());
+      out.packBoolean(false);
+    });
+  }
+
+  /** Waits for the reply of a frame's call sent behind the commands: its failure, or null. */
+  static FoldStrategyException failure(String strategy, CompletableFuture<Object> call, String what) {
     try {
-      Await.call(adopt, "nvim_exec_lua (the fold plan)");
+      Await.call(call, "nvim_exec_lua (" + what + ")");
       return null;
     } catch (CompletionException | Await.DeadlineException e) {
-      return new FoldStrategyException(strategy, -1, "could not hand over the fold plan: " + cause(e).getMessage(),
-          cause(e));
+      return new FoldStrategyException(strategy, -1, "could not " + what + ": " + cause(e).getMessage(), cause(e));
     }
+  }
+
+  /**
+   * After a failure in a refresh that may have been finished already ({@link #finishBehind}): a
+   * frame of its own that leaves no folds behind. Throws {@code failure}.
+   */
+  static void undo(Nvim nvim, String strategy, Buffer buffer, FoldStrategyException failure) {
+    try {
+      prepare(nvim, strategy, buffer);
+    } catch (FoldStrategyException e) {
+      failure.addSuppressed(e);
+      throw failure;
+    }
+    finish(nvim, strategy, buffer, failure);
   }
 
   /**

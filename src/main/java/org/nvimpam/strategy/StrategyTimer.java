@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Nvim;
 
@@ -143,7 +144,7 @@ public final class StrategyTimer {
 
   private void floorRun() {
     List<String> candidates = new ArrayList<>();
-    for (Object o : (List<?>) nvim.execLua(CANDIDATES, out -> out.packArrayHeader(0)).join()) {
+    for (Object o : (List<?>) Await.call(nvim.execLua(CANDIDATES, out -> out.packArrayHeader(0)), "the floor's candidates")) {
       candidates.add(String.valueOf(o));
     }
     lua(FLOOR_PREPARE);
@@ -160,11 +161,11 @@ public final class StrategyTimer {
   }
 
   private double floorSample(String candidate) {
-    return ((Number) nvim.execLua(FLOOR, out -> {
+    return ((Number) Await.call(nvim.execLua(FLOOR, out -> {
       out.packArrayHeader(2);
       out.packLong(buffer.id());
       out.packString(candidate);
-    }).join()).doubleValue();
+    }), "a floor sample")).doubleValue();
   }
 
   private void verify(String strategy, FoldPlan plan) {
@@ -176,10 +177,10 @@ public final class StrategyTimer {
   }
 
   private Object lua(String code) {
-    return nvim.execLua(code, out -> {
+    return Await.call(nvim.execLua(code, out -> {
       out.packArrayHeader(1);
       out.packLong(buffer.id());
-    }).join();
+    }), code);
   }
 
   /** The median of an ascending array. */

@@ -23,7 +23,7 @@ function! nvimpam#apply(buf, cmds) abort
     return {'error': l:error}
   endtry
   call luaeval('require("nvimpam.folds").finish(_A[1], _A[2])', [a:buf, v:false])
-  return {'ok': len(a:cmds)}
+  return {'ok': luaeval('require("nvimpam.folds").applied(_A).n', a:buf)}
 endfunction
 
 " Runs newline-separated commands (or a list of them) from C, stopping at the first error: how

@@ -30,6 +30,10 @@ abstract class SingleCallStrategy implements FoldStrategy {
       throw new FoldStrategyException(name(), -1, message, cause);
     }
     failIfError(name(), result);
+    if (!(result instanceof Map<?, ?> m && m.get("ok") instanceof Number n && n.intValue() == plan.size())) {
+      throw new FoldStrategyException(name(), -1, "Neovim answered " + result + " where it should have made "
+          + plan.size() + " folds", null);
+    }
   }
 
   /** Throws the error of a {@code {error = value}} result of our Lua/VimL code. */

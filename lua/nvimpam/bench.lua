@@ -45,10 +45,23 @@ local function commands(buf)
       local i = f * STRIDE + 1
       cmds[f + 1] = plan.get(i) .. ',' .. plan.get(i + 1) .. 'fold'
     end
-    prebuilt = { plan = plan, cmds = cmds, script = table.concat(cmds, '\n') }
+    prebuilt = { plan = plan, cmds = cmds, script = table.concat(cmds, '\n'), pipe = {} }
     vim.g.nvimpam_bench_cmds = cmds
+    vim.g.nvimpam_bench_script = prebuilt.script
   end
   return prebuilt
+end
+
+-- The pipe strategy's command lines: `chunk` commands joined by '|'.
+local function pipe_lines(p, chunk)
+  if not p.pipe[chunk] then
+    local lines, cmds = {}, p.cmds
+    for i = 1, #cmds, chunk do
+      lines[#lines + 1] = table.concat(cmds, '|', i, math.min(#cmds, i + chunk - 1))
+    end
+    p.pipe[chunk] = lines
+  end
+  return p.pipe[chunk]
 end
 
 -- Ways to create the same folds from prebuilt `S,Efold` strings, with no RPC in between. The
@@ -70,14 +83,40 @@ if api.nvim_exec2 then -- 0.9+ (measured: 1.1x execute(list) on 0.12.4, 4x on 0.
   end
 end
 
---- The names of the floor's candidates on this Neovim.
-function M.floor_candidates()
+-- Neovim's own part of the strategies that send commands: what running them costs once they
+-- arrived, with no RPC. Not floor candidates (they start from what a strategy receives, not from
+-- ready commands); `bench --floor-row` reports them, to show what no client can avoid.
+local inside = {
+  -- lua and viml below 0.12: one newline-separated string, split() and execute()
+  ['split-execute'] = function()
+    api.nvim_command('call execute(split(g:nvimpam_bench_script, "\\n"))')
+  end,
+  -- pipe: win_execute() of each '|'-joined line
+  ['pipe-lines'] = function(p, chunk)
+    local lines, run, win = pipe_lines(p, chunk), fn.win_execute, api.nvim_get_current_win()
+    for i = 1, #lines do
+      run(win, lines[i])
+    end
+  end,
+}
+
+local function names_of(t)
   local names = {}
-  for name in pairs(candidates) do
+  for name in pairs(t) do
     names[#names + 1] = name
   end
   table.sort(names)
   return names
+end
+
+--- The names of the floor's candidates on this Neovim.
+function M.floor_candidates()
+  return names_of(candidates)
+end
+
+--- The names of the measures of Neovim's own part of the strategies.
+function M.inside_measures()
+  return names_of(inside)
 end
 
 --- Prepares the floor's commands for the last applied plan (not timed).
@@ -86,16 +125,17 @@ function M.floor_prepare(buf)
 end
 
 --- One floor sample: creates the last applied plan's folds in the current window with the named
---- candidate and returns the milliseconds it took. Call clear() first in a request of its own,
+--- candidate (or inside measure; `chunk` is the pipe's folds per line) and returns the
+--- milliseconds it took. Call clear() first in a request of its own,
 --- as the strategies get reset() (Neovim finishes a zE lazily).
-function M.floor(buf, name)
+function M.floor(buf, name, chunk)
   local p = commands(bufnr(buf))
-  local run = candidates[name]
+  local run = candidates[name] or inside[name]
   if not run then
-    error('unknown floor candidate ' .. tostring(name), 0)
+    error('unknown floor candidate or measure ' .. tostring(name), 0)
   end
   local t0 = hrtime()
-  run(p)
+  run(p, chunk)
   return (hrtime() - t0) / 1e6
 end
 

@@ -66,6 +66,11 @@ public final class BenchRunner {
   public static final String LIVE_EDIT = "live-edit";
   /** The prefix of the floor's row; the rest names the fastest way it found. */
   public static final String FLOOR_PREFIX = "floor: ";
+  /**
+   * The prefix of the rows of --floor-row's other measures inside Neovim: the floor's other
+   * candidates and Neovim's own part of the strategies (lua/nvimpam/bench.lua).
+   */
+  public static final String INSIDE_PREFIX = "inside: ";
 
   /**
    * A strategy by name, or by {@code NAME:SIZE} for a chunk or batch size other than the default
@@ -183,7 +188,7 @@ public final class BenchRunner {
     double getLinesMs = median(getLines);
     double parseMs = median(parse);
 
-    StrategyTimer timer = new StrategyTimer(nvim, buffer, warmup, runs);
+    StrategyTimer timer = new StrategyTimer(nvim, buffer, warmup, runs, settings.floorRow());
     List<StrategyTimer.Timing> timings = new ArrayList<>();
     List<FoldStrategy> strategies = new ArrayList<>();
     for (String name : settings.strategies()) {
@@ -216,6 +221,9 @@ public final class BenchRunner {
       if (settings.floorRow()) {
         timings.add(new StrategyTimer.Timing(FLOOR_PREFIX + floor.method(), plan.size(), floor.ms(), Double.NaN,
             Double.NaN, 0));
+        for (StrategyTimer.Floor m : timer.inside()) {
+          timings.add(new StrategyTimer.Timing(INSIDE_PREFIX + m.method(), plan.size(), m.ms(), Double.NaN, Double.NaN, 0));
+        }
       }
     }
     if (settings.live()) {

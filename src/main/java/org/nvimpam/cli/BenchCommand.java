@@ -113,7 +113,8 @@ public final class BenchCommand implements Callable<Integer> {
   private boolean live;
 
   @Option(names = "--floor-row", description = "Also report the floor as a row, named after the way it was measured"
-      + " (floor: execute-list, ...).")
+      + " (floor: execute-list, ...), and as rows named inside: NAME the floor's other candidates and Neovim's own"
+      + " part of the strategies: running what they receive, with no RPC (inside: split-execute, inside: pipe-lines).")
   private boolean floorRow;
 
   @Option(names = "--peers", description = "Also run pynvim and the Node client doing the same strategies the obvious"

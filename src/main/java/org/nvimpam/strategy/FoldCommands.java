@@ -2,6 +2,7 @@ package org.nvimpam.strategy;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
 import org.msgpack.core.MessageBufferPacker;
 import org.msgpack.core.MessagePack;
 import org.msgpack.core.MessagePacker;
@@ -40,6 +41,17 @@ final class FoldCommands {
     } catch (IOException e) {
       throw new UncheckedIOException("packing into memory", e);
     }
+  }
+
+  /** A notification's framing up to its params: {@code [2, method, }. */
+  static byte[] notification(String method) {
+    return msgpack(out -> out.packArrayHeader(3).packInt(2).packString(method));
+  }
+
+  static byte[] concat(byte[] a, byte[] b) {
+    byte[] c = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, c, a.length, b.length);
+    return c;
   }
 
   /** Packs {@code "S,Efold"} for fold {@code i} of the plan. */

@@ -1,7 +1,6 @@
 package org.nvimpam.strategy;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -101,7 +100,7 @@ final class NotifiedCommandsStrategy implements FoldStrategy {
     // instead of folding whatever window is current then.
     byte[] params = FoldCommands.msgpack(out -> out.packArrayHeader(2).packString("win_execute")
         .packArrayHeader(2).packLong(window));
-    byte[] next = concat(NOTIFICATION, params);
+    byte[] next = FoldCommands.concat(NOTIFICATION, params);
     int perWrite = Math.max(1, BATCH / chunk) * chunk;
     CompletableFuture<?> previousWindow = null;
     for (int from = 0, writes = 0; from < plan.size(); from += perWrite, writes++) {
@@ -133,14 +132,7 @@ final class NotifiedCommandsStrategy implements FoldStrategy {
   }
 
   /** A notification's framing up to its params: {@code [2, "nvim_call_function", }. */
-  private static final byte[] NOTIFICATION = FoldCommands.msgpack(out -> out.packArrayHeader(3).packInt(2)
-      .packString("nvim_call_function"));
-
-  private static byte[] concat(byte[] a, byte[] b) {
-    byte[] c = Arrays.copyOf(a, a.length + b.length);
-    System.arraycopy(b, 0, c, a.length, b.length);
-    return c;
-  }
+  private static final byte[] NOTIFICATION = FoldCommands.notification("nvim_call_function");
 
   private static NvimErrorEvent last(List<NvimErrorEvent> events) {
     return events.isEmpty() ? null : events.get(events.size() - 1);

@@ -25,6 +25,7 @@ public final class StrategyTimer {
   private static final String FLOOR_PREPARE = "require('nvimpam.bench').floor_prepare(...)";
   private static final String FLOOR = "return require('nvimpam.bench').floor(...)";
   private static final String CANDIDATES = "return require('nvimpam.bench').floor_candidates()";
+  private static final String INSIDE = "return require('nvimpam.bench').inside_measures()";
 
   private static final int FLOOR_WARMUP = 5;
 
@@ -33,9 +34,19 @@ public final class StrategyTimer {
   private final int warmup;
   private final int runs;
   private final Map<String, List<Double>> floorSamples = new TreeMap<>();
+  private final Map<String, List<Double>> insideSamples = new TreeMap<>();
+  private final boolean sampleInside;
   private int floorWarmups;
 
   public StrategyTimer(Nvim nvim, Buffer buffer, int warmup, int runs) {
+    this(nvim, buffer, warmup, runs, false);
+  }
+
+  /**
+   * With {@code inside}, every floor sample also samples Neovim's own part of the strategies (see
+   * lua/nvimpam/bench.lua), reported by {@link #inside()}.
+   */
+  public StrategyTimer(Nvim nvim, Buffer buffer, int warmup, int runs, boolean inside) {
     if (runs < 1 || warmup < 0) {
       throw new IllegalArgumentException("need runs >= 1 and warmup >= 0, got " + runs + " and " + warmup);
     }
@@ -43,6 +54,7 @@ public final class StrategyTimer {
     this.buffer = buffer;
     this.warmup = warmup;
     this.runs = runs;
+    this.sampleInside = inside;
   }
 
   /** Told before each run; {@code run} counts from 1, warm-up runs first. */
@@ -138,33 +150,62 @@ public final class StrategyTimer {
   /** The floor's median and the candidate that gave it. */
   public record Floor(String method, double ms) {}
 
+  /**
+   * The medians of the floor's other candidates and of Neovim's own part of the strategies, by
+   * name (empty unless asked for when constructed).
+   */
+  public List<Floor> inside() {
+    String floor = floorSamples.isEmpty() ? null : floor().method();
+    List<Floor> out = new ArrayList<>();
+    for (Map<String, List<Double>> samples : List.of(floorSamples, insideSamples)) {
+      for (Map.Entry<String, List<Double>> e : samples.entrySet()) {
+        if (sampleInside && !e.getKey().equals(floor)) {
+          out.add(new Floor(e.getKey(), median(e.getValue().stream().mapToDouble(Double::doubleValue).sorted().toArray())));
+        }
+      }
+    }
+    return out;
+  }
+
   public double floorMs() {
     return floor().ms();
   }
 
   private void floorRun() {
-    List<String> candidates = new ArrayList<>();
-    for (Object o : (List<?>) Await.call(nvim.execLua(CANDIDATES, out -> out.packArrayHeader(0)), "the floor's candidates")) {
-      candidates.add(String.valueOf(o));
-    }
     lua(FLOOR_PREPARE);
-    for (String c : candidates) {
+    sample(names(CANDIDATES), floorSamples);
+    if (sampleInside) {
+      sample(names(INSIDE), insideSamples);
+    }
+    floorWarmups = FLOOR_WARMUP;
+  }
+
+  private List<String> names(String code) {
+    List<String> names = new ArrayList<>();
+    for (Object o : (List<?>) Await.call(nvim.execLua(code, out -> out.packArrayHeader(0)), code)) {
+      names.add(String.valueOf(o));
+    }
+    return names;
+  }
+
+  private void sample(List<String> names, Map<String, List<Double>> samples) {
+    for (String c : names) {
       // LuaJIT compiles a loop after ~56 iterations: on small decks the first calls run interpreted.
       for (int w = floorWarmups; w < FLOOR_WARMUP; w++) {
         lua(CLEAR);
         floorSample(c);
       }
       lua(CLEAR); // in its own request, as the strategies' reset
-      floorSamples.computeIfAbsent(c, k -> new ArrayList<>()).add(floorSample(c));
+      samples.computeIfAbsent(c, k -> new ArrayList<>()).add(floorSample(c));
     }
-    floorWarmups = FLOOR_WARMUP;
   }
 
   private double floorSample(String candidate) {
     return ((Number) Await.call(nvim.execLua(FLOOR, out -> {
-      out.packArrayHeader(2);
+      out.packArrayHeader(3);
       out.packLong(buffer.id());
       out.packString(candidate);
+      out.packInt(NotifiedCommandsStrategy.DEFAULT_CHUNK);
     }), "a floor sample")).doubleValue();
   }
 

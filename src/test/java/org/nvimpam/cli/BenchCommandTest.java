@@ -85,6 +85,25 @@ class BenchCommandTest {
   }
 
   @Test
+  @SuppressWarnings("unchecked")
+  void floorRowAddsTheFloorAndNeovimsOwnPartOfTheStrategies() {
+    Run run = bench("--folds", "200", "--runs", "2", "--warmup", "0", "--strategy", "pipe", "--floor-row",
+        "--format", "json");
+
+    assertEquals(0, run.exit(), run.err());
+    List<Map<String, Object>> results = results(Json.parse(run.out()));
+    List<Object> names = results.stream().map(r -> r.get("strategy")).toList();
+    assertEquals("pipe", names.get(0));
+    assertTrue(String.valueOf(names.get(1)).startsWith("floor: "), names.toString());
+    for (String inside : List.of("inside: pipe-lines", "inside: split-execute", "inside: lua-loop")) {
+      assertTrue(names.contains(inside) || names.get(1).equals("floor: " + inside.substring(8)), inside + " in " + names);
+    }
+    for (Map<String, Object> r : results) {
+      assertTrue(number(r, "median_ms") > 0, r.toString());
+    }
+  }
+
+  @Test
   void unknownStrategyExitsWithTwoAndListsTheValidNames() {
     Run run = bench("--folds", "10", "--strategy", "lua,nope");
 

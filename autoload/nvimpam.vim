@@ -27,9 +27,10 @@ function! nvimpam#apply(buf, cmds) abort
 endfunction
 
 " Runs newline-separated commands (or a list of them) from C, stopping at the first error: how
-" the `lua` and `viml` strategies create their folds. Measured inside Neovim at 10k and 100k
-" folds against execute() of a ready list: split() then execute() costs 1.1x on 0.7.2 and 0.10,
-" but 1.5x on 0.12, where nvim_exec2() of the string costs 1.07-1.10x (on 0.10 it is 4x).
+" the `lua` and `viml` strategies create their folds. Against execute() of a ready list, at 10k
+" and 100k folds (bench --floor-row, "inside:" rows): split() then execute() costs 1.15-1.20x on
+" 0.7.2 and 0.10.4 but 1.6x on 0.12.4, where nvim_exec2() of the string costs 1.13-1.17x (4.5x
+" on 0.10.4).
 function! nvimpam#execute_lines(cmds) abort
   if type(a:cmds) == v:t_list
     call execute(a:cmds)

@@ -77,7 +77,8 @@ local candidates = {
     end
   end,
 }
-if api.nvim_exec2 then -- 0.9+ (measured: 1.1x execute(list) on 0.12.4, 4x on 0.10.4; 0.7.2's nvim_exec is quadratic)
+-- 0.9+ (1.1x execute(list) on 0.12.4, 4.5x on 0.10.4; 0.7.2's nvim_exec is quadratic in lines)
+if api.nvim_exec2 then
   candidates['exec2-script'] = function(p)
     api.nvim_exec2(p.script, {})
   end
@@ -126,8 +127,8 @@ end
 
 --- One floor sample: creates the last applied plan's folds in the current window with the named
 --- candidate (or inside measure; `chunk` is the pipe's folds per line) and returns the
---- milliseconds it took. Call clear() first in a request of its own,
---- as the strategies get reset() (Neovim finishes a zE lazily).
+--- milliseconds it took. Call clear() first in a request of its own, as the strategies get
+--- reset() (Neovim finishes a zE lazily).
 function M.floor(buf, name, chunk)
   local p = commands(bufnr(buf))
   local run = candidates[name] or inside[name]

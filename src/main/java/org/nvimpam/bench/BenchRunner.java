@@ -222,7 +222,8 @@ public final class BenchRunner {
         timings.add(new StrategyTimer.Timing(FLOOR_PREFIX + floor.method(), plan.size(), floor.ms(), Double.NaN,
             Double.NaN, 0));
         for (StrategyTimer.Floor m : timer.inside()) {
-          timings.add(new StrategyTimer.Timing(INSIDE_PREFIX + m.method(), plan.size(), m.ms(), Double.NaN, Double.NaN, 0));
+          timings.add(new StrategyTimer.Timing(INSIDE_PREFIX + m.method(), plan.size(), m.ms(), Double.NaN,
+              Double.NaN, 0));
         }
       }
     }
@@ -264,7 +265,8 @@ public final class BenchRunner {
       List<String> argv = new ArrayList<>(peer.argv());
       argv.addAll(List.of(peer.nvim(), file.toString(), planFile.toString(), String.join(",", names),
           Integer.toString(settings.warmup()), Integer.toString(settings.runs()),
-          Integer.toString(FoldStrategies.defaultSize("pipe")), Integer.toString(FoldStrategies.defaultSize("call-atomic"))));
+          Integer.toString(FoldStrategies.defaultSize("pipe")),
+          Integer.toString(FoldStrategies.defaultSize("call-atomic"))));
       Process p = new ProcessBuilder(argv).redirectError(ProcessBuilder.Redirect.INHERIT).start();
       String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
       int exit = p.waitFor();

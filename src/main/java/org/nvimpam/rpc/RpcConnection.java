@@ -30,9 +30,11 @@ import org.msgpack.core.MessageUnpacker;
  * <p>Threads: ONE reader thread frames incoming bytes ({@link FrameScanner}) and routes them —
  * responses are decoded there and complete their futures; notifications go to ONE dispatcher
  * thread and run in arrival order; requests run on a pool of worker threads and always get a
- * response. Writers pack each whole message into one reusable buffer under one lock and write it
- * with a single write and flush, so messages never interleave and a failing {@link Encoder}
- * leaves nothing on the wire.
+ * response. Writers pack each message into one reusable buffer under one lock and write it with
+ * a single write and flush, so messages never interleave and a failing {@link Encoder} leaves
+ * nothing on the wire; a message of more than 64 KB goes out in pieces while it is packed (the
+ * peer reads the first while the JVM packs the rest), and its encoder failing after a piece went
+ * out closes the connection.
  *
  * <p>On end of stream, a protocol error or an I/O failure the connection closes: every pending
  * call fails with a {@link ConnectionClosedException} that says why, later calls fail at once,

@@ -17,7 +17,7 @@ public final class FoldStrategies {
     return NAMES;
   }
 
-  /** The default size of a strategy that has one ({@link #withSize}), e.g. for peers doing the same. */
+  /** The default size of a strategy that has one ({@link #withSize}), e.g. for peers to use too. */
   public static int defaultSize(String name) {
     return switch (name == null ? "" : name.trim()) {
       case NotifiedCommandsStrategy.PIPE -> NotifiedCommandsStrategy.DEFAULT_CHUNK;

@@ -160,7 +160,8 @@ public final class StrategyTimer {
     for (Map<String, List<Double>> samples : List.of(floorSamples, insideSamples)) {
       for (Map.Entry<String, List<Double>> e : samples.entrySet()) {
         if (sampleInside && !e.getKey().equals(floor)) {
-          out.add(new Floor(e.getKey(), median(e.getValue().stream().mapToDouble(Double::doubleValue).sorted().toArray())));
+          double[] sorted = e.getValue().stream().mapToDouble(Double::doubleValue).sorted().toArray();
+          out.add(new Floor(e.getKey(), median(sorted)));
         }
       }
     }

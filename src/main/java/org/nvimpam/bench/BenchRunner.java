@@ -13,6 +13,7 @@ import org.nvimpam.deck.Lines;
 import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.fold.FoldParser;
 import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.strategy.FoldStrategies;
@@ -151,16 +152,17 @@ public final class BenchRunner {
     Path file = Files.createTempFile(workDir, "deck", ".pc");
     try {
       Files.write(file, bytes);
-      nvim.command("silent! %bwipeout!").join();
-      nvim.execLua("vim.cmd('silent edit ' .. vim.fn.fnameescape(...))", out -> {
+      Await.call(nvim.command("silent! %bwipeout!"), "loading a deck");
+      Await.call(nvim.execLua("vim.cmd('silent edit ' .. vim.fn.fnameescape(...))", out -> {
         out.packArrayHeader(1);
         out.packString(file.toString());
-      }).join();
-      Buffer buffer = nvim.currentBuffer().join();
+      }), "loading a deck");
+      Buffer buffer = Await.call(nvim.currentBuffer(), "loading a deck");
       return measure(deck.name(), bytes.length, buffer, file);
     } finally {
       if (!nvim.rpc().isClosed()) {
-        nvim.command("silent! %bwipeout!").join(); // the next deck starts without this one in memory
+        // the next deck starts without this one in memory
+        Await.call(nvim.command("silent! %bwipeout!"), "loading a deck");
       }
       Files.deleteIfExists(file);
     }

@@ -9,6 +9,7 @@ import org.nvimpam.deck.Lines;
 import org.nvimpam.fold.FoldEngine;
 import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.BufferListener;
 import org.nvimpam.nvim.Nvim;
@@ -63,7 +64,7 @@ public final class LiveEditTimer {
         }
       }
     };
-    if (!nvim.bufAttach(buffer, listener).join()) {
+    if (!Await.call(nvim.bufAttach(buffer, listener), "a live edit")) {
       throw new IllegalStateException("Neovim refused to attach to buffer " + buffer.id());
     }
     try {
@@ -87,17 +88,17 @@ public final class LiveEditTimer {
       double median = n % 2 == 1 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2;
       return new Timing(median, ms[0], ms[n - 1], n);
     } finally {
-      nvim.bufDetach(buffer).join();
+      Await.call(nvim.bufDetach(buffer), "a live edit");
     }
   }
 
   private byte[] lineAt(int line) {
-    return nvim.bufGetLines(buffer, line, line + 1, true).join().line(0);
+    return Await.call(nvim.bufGetLines(buffer, line, line + 1, true), "a live edit").line(0);
   }
 
   /** Makes one edit through the API; the time from its event's arrival to the refold's reply. */
   private double edit(int first, int last, Lines replacement) throws InterruptedException {
-    nvim.execLua("vim.api.nvim_buf_set_lines(...)", out -> {
+    Await.call(nvim.execLua("vim.api.nvim_buf_set_lines(...)", out -> {
       out.packArrayHeader(5);
       out.packLong(buffer.id());
       out.packInt(first);
@@ -109,7 +110,7 @@ public final class LiveEditTimer {
         out.packRawStringHeader(b.length);
         out.writePayload(b);
       }
-    }).join();
+    }), "a live edit");
     Arrival a = arrivals.poll(WAIT_S, TimeUnit.SECONDS);
     if (a == null) {
       throw new IllegalStateException("no buffer event within " + WAIT_S + " s of an edit");
@@ -123,10 +124,10 @@ public final class LiveEditTimer {
     if (result.outcome() != LiveRefold.Outcome.CHANGED) {
       throw new IllegalStateException("the live refold was not a diff but " + result.outcome());
     }
-    long found = ((Number) nvim.execLua(VERIFY, out -> {
+    long found = ((Number) Await.call(nvim.execLua(VERIFY, out -> {
       out.packArrayHeader(1);
       out.packLong(buffer.id());
-    }).join()).longValue();
+    }), "a live edit")).longValue();
     if (found != plan.size()) {
       throw new IllegalStateException("after a live refold Neovim holds " + (found < 0 ? "extra folds" : found + " of "
           + plan.size() + " folds"));

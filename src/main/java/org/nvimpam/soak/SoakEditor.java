@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.nvim.Window;
@@ -84,7 +85,7 @@ final class SoakEditor {
 
   private void lines() {
     Buffer b = anyBuffer();
-    int n = Math.toIntExact(nvim.bufLineCount(b).join());
+    int n = Math.toIntExact(Await.call(nvim.bufLineCount(b), "an edit of the soak"));
     int at = r.nextInt(n + 1);
     int kind = r.nextInt(5);
     if (kind <= 1 || n < MIN_LINES) { // insert
@@ -111,7 +112,7 @@ final class SoakEditor {
   }
 
   private void setLines(Buffer b, int start, int end, List<byte[]> lines) {
-    nvim.call("nvim_buf_set_lines", out -> {
+    Await.call(nvim.call("nvim_buf_set_lines", out -> {
       out.packArrayHeader(5);
       nvim.writeBuffer(out, b);
       out.packInt(start).packInt(end).packBoolean(false);
@@ -122,7 +123,7 @@ final class SoakEditor {
     }, in -> {
       in.skipValue();
       return null;
-    }).join();
+    }), "an edit of the soak");
   }
 
   /**
@@ -131,17 +132,17 @@ final class SoakEditor {
    * the JVM), the others change one line.
    */
   private void normalMode() {
-    long n = ((Number) nvim.eval("line('$')").join()).longValue();
+    long n = ((Number) Await.call(nvim.eval("line('$')"), "an edit of the soak")).longValue();
     long line = 1 + r.nextInt((int) n);
     String[] keys = {"ddP", "I$ \u001b", "A x\u001b", "~", "x"};
     String k = keys[r.nextInt(keys.length)];
-    nvim.command("silent! normal! " + line + "G" + k).join();
+    Await.call(nvim.command("silent! normal! " + line + "G" + k), "an edit of the soak");
     count("normal");
   }
 
   private void undoOrRedo() {
     boolean undo = r.nextInt(3) != 0;
-    nvim.command(undo ? "silent! undo" : "silent! redo").join();
+    Await.call(nvim.command(undo ? "silent! undo" : "silent! redo"), "an edit of the soak");
     count(undo ? "undo" : "redo");
   }
 
@@ -150,7 +151,7 @@ final class SoakEditor {
     Window w = anyWindow();
     setCurrent(w);
     if (r.nextBoolean()) {
-      nvim.command("buffer " + anyBuffer().id()).join();
+      Await.call(nvim.command("buffer " + anyBuffer().id()), "an edit of the soak");
       count("buffer switch");
     } else {
       count("window switch");
@@ -159,27 +160,27 @@ final class SoakEditor {
 
   private void write() {
     Buffer b = anyBuffer();
-    nvim.execLua("vim.api.nvim_buf_call(..., function() vim.cmd('silent write') end)", out -> {
+    Await.call(nvim.execLua("vim.api.nvim_buf_call(..., function() vim.cmd('silent write') end)", out -> {
       out.packArrayHeader(1);
       nvim.writeBuffer(out, b);
-    }).join();
+    }), "an edit of the soak");
     count(":w");
   }
 
   /** :edit! in a window: its buffer goes back to the file as last written. */
   private void reload() {
     setCurrent(anyWindow());
-    nvim.command("edit!").join();
+    Await.call(nvim.command("edit!"), "an edit of the soak");
     count(":edit!");
   }
 
   private void setCurrent(Window w) {
-    nvim.call("nvim_set_current_win", out -> {
+    Await.call(nvim.call("nvim_set_current_win", out -> {
       out.packArrayHeader(1);
       nvim.writeWindow(out, w);
     }, in -> {
       in.skipValue();
       return null;
-    }).join();
+    }), "an edit of the soak");
   }
 }

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -13,6 +14,7 @@ import java.util.stream.Stream;
 import org.nvimpam.bench.BenchRunner;
 import org.nvimpam.bench.PluginRuntime;
 import org.nvimpam.fold.FoldOptions;
+import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Decoders;
 import org.nvimpam.nvim.Nvim;
@@ -125,27 +127,31 @@ public final class SoakRun {
     try (InputStream in = SoakRun.class.getResourceAsStream("/decks/example.pc")) {
       deck = in.readAllBytes();
     }
-    nvimPid = ((Number) nvim.eval("getpid()").join()).longValue();
-    nvim.command("set hidden noswapfile").join();
+    nvimPid = ((Number) Await.call(nvim.eval("getpid()"), "a call of the soak")).longValue();
+    Await.call(nvim.command("set hidden noswapfile"), "a call of the soak");
     // What the plugin tells the user is collected, not shown: an error there fails the run, and a
     // long message would stop this UI-less Neovim at a -- More -- prompt.
-    nvim.command("set nomore").join();
+    Await.call(nvim.command("set nomore"), "a call of the soak");
     lua("_G.soak_errors = {} vim.notify = function(m, l)"
         + " if (l or 0) >= vim.log.levels.ERROR then table.insert(_G.soak_errors, tostring(m)) end end");
     lua("require('nvimpam').setup({ jar = " + luaString(settings.jar().toString()) + ", auto_attach = false, debounce_ms = 20 })");
     for (int i = 0; i < settings.buffers(); i++) {
       Path file = dir.resolve("deck" + (i + 1) + ".pc");
       Files.write(file, deck);
-      nvim.command("edit " + file).join();
-      Buffer b = nvim.currentBuffer().join();
-      nvim.command("NvimpamFoldAttach").join(); // by hand: a jar's runtime copy has no ftdetect/
+      Await.call(nvim.command("edit " + file), "a call of the soak");
+      Buffer b = Await.call(nvim.currentBuffer(), "a call of the soak");
+      // by hand: a jar's runtime copy has no ftdetect/
+      Await.call(nvim.command("NvimpamFoldAttach"), "a call of the soak");
       buffers.add(b);
       lua(TRACK_TEXT.replace("BUF", String.valueOf(b.id())));
     }
     for (int i = 1; i < settings.windows(); i++) {
-      nvim.command((i % 2 == 1 ? "split" : "vsplit") + " | buffer " + buffers.get(i % buffers.size()).id()).join();
+      String split = (i % 2 == 1 ? "split" : "vsplit") + " | buffer " + buffers.get(i % buffers.size()).id();
+      Await.call(nvim.command(split), "a call of the soak");
     }
-    for (Object w : (List<?>) nvim.call("nvim_list_wins", out -> out.packArrayHeader(0), nvim.objects()).join()) {
+    List<?> wins = (List<?>) Await.call(nvim.call("nvim_list_wins", out -> out.packArrayHeader(0), nvim.objects()),
+        "a call of the soak");
+    for (Object w : wins) {
       windows.add((Window) w);
     }
     long deadline = System.currentTimeMillis() + REFOLD_DEADLINE_MS;
@@ -177,10 +183,10 @@ public final class SoakRun {
     }
     collectErrors(edit);
     for (Window w : windows) {
-      Buffer b = (Buffer) nvim.call("nvim_win_get_buf", out -> {
+      Buffer b = (Buffer) Await.call(nvim.call("nvim_win_get_buf", out -> {
         out.packArrayHeader(1);
         nvim.writeWindow(out, w);
-      }, nvim.objects()).join();
+      }, nvim.objects()), "a call of the soak");
       boolean claimed = refolded(b);
       String diff = difference(b, w);
       windowsChecked++;
@@ -201,7 +207,8 @@ public final class SoakRun {
         // Tells a push that never came from a JVM whose lines went out of step with the buffer:
         // :NvimpamFold pushes the folds the JVM holds for a live buffer, without reading its lines.
         setCurrent(w);
-        nvim.command("NvimpamFold").join();
+        // :NvimpamFold waits for the JVM up to its own timeout_ms (60 s): give it more.
+        Await.within(nvim.command("NvimpamFold"), Duration.ofMinutes(2), ":NvimpamFold");
         String pushed = difference(b, w);
         return what + "; still different after " + REFOLD_DEADLINE_MS + " ms: " + now + "; after :NvimpamFold, "
             + (pushed == null ? "equal (the JVM held the right folds but had not pushed them)"
@@ -251,20 +258,20 @@ public final class SoakRun {
     threads.add(jvm.threads());
     long total = 0;
     for (Buffer b : buffers) {
-      total += nvim.bufLineCount(b).join();
+      total += Await.call(nvim.bufLineCount(b), "a call of the soak");
     }
     lines.add(total);
   }
 
   private void setCurrent(Window w) {
-    nvim.call("nvim_set_current_win", out -> {
+    Await.call(nvim.call("nvim_set_current_win", out -> {
       out.packArrayHeader(1);
       nvim.writeWindow(out, w);
-    }, Decoders.nil()).join();
+    }, Decoders.nil()), "a call of the soak");
   }
 
   private Object lua(String code) {
-    return nvim.execLua(code, out -> out.packArrayHeader(0)).join();
+    return Await.call(nvim.execLua(code, out -> out.packArrayHeader(0)), "a call of the soak");
   }
 
   private static String luaString(String s) {

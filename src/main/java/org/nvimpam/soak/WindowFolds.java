@@ -10,6 +10,7 @@ import org.nvimpam.deck.Lines;
 import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.fold.FoldParser;
 import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.nvim.Window;
@@ -53,15 +54,15 @@ record WindowFolds(int[] triples) {
 
   /** What a full parse of {@code buffer}'s current lines gives. */
   static WindowFolds expected(Nvim nvim, Buffer buffer, FoldOptions options) {
-    return parse(nvim.bufGetLines(buffer, 0, -1, false).join(), options);
+    return parse(Await.call(nvim.bufGetLines(buffer, 0, -1, false), "reading the folds"), options);
   }
 
   /** The folds Neovim shows in {@code window}. */
   static WindowFolds read(Nvim nvim, Window window) {
-    Object flat = nvim.execLua(READ, out -> {
+    Object flat = Await.call(nvim.execLua(READ, out -> {
       out.packArrayHeader(1);
       nvim.writeWindow(out, window);
-    }).join();
+    }), "reading the folds");
     List<?> l = (List<?>) flat;
     int[] t = new int[l.size()];
     for (int i = 0; i < t.length; i++) {

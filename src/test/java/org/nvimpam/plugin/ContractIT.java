@@ -4,45 +4,26 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.nvimpam.deck.Lines;
 import org.nvimpam.fold.Fold;
 import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.fold.FoldParser;
 import org.nvimpam.nvim.ErrorValue;
-import org.nvimpam.nvim.Nvim;
 import org.nvimpam.strategy.FoldStrategies;
 import org.nvimpam.testutil.EmbeddedNvim;
+import org.nvimpam.testutil.PluginTestBase;
 
 /**
  * The Java side and the Lua side agree on lua/nvimpam/contract.properties: strategy names, the
  * options the JVM acts on and their defaults, and the shape of errors; and on the fold texts
  * (FoldSet writes them in Java, folds.lua in Neovim). Fails when either side drifts.
  */
-class ContractIT {
-  Nvim nvim;
-
-  @BeforeEach
-  void start() throws IOException {
-    nvim = EmbeddedNvim.start();
-  }
-
-  @AfterEach
-  void stop() {
-    nvim.close();
-  }
-
-  private Object lua(String code) {
-    return EmbeddedNvim.lua(nvim, code);
-  }
+class ContractIT extends PluginTestBase {
 
   @Test
   void strategyNamesAreTheRegistrysOnBothSides() {
@@ -72,10 +53,10 @@ class ContractIT {
   }
 
   @Test
-  void foldTextsAreTheSameInJavaAndInLua(@TempDir Path dir) throws IOException {
+  void foldTextsAreTheSameInJavaAndInLua() throws IOException {
     String jar = EmbeddedNvim.jar();
     lua("require('nvimpam').setup({ jar = '" + jar + "', auto_attach = false })");
-    byte[] deck = EmbeddedNvim.exampleDeck();
+    byte[] deck = example();
     EmbeddedNvim.edit(nvim, deck, dir);
     nvim.command("NvimpamFold").join();
     List<Fold> folds = FoldParser.parse(Lines.split(deck), new FoldOptions(true)).toList().stream()

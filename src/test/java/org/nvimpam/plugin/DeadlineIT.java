@@ -13,50 +13,34 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.testutil.EmbeddedNvim;
+import org.nvimpam.testutil.PluginTestBase;
 
 /**
  * Neovim never waits on a stopped, hung or dead JVM: commands give up at their deadline or on
  * Ctrl-C with a message, background work (opening a deck) does not wait at all, and another RPC
  * client is answered meanwhile. The JVM is stopped with SIGSTOP, as a hung one would look.
  */
-class DeadlineIT {
+class DeadlineIT extends PluginTestBase {
   /** Generous bounds on how long Neovim may take to answer: they only catch a frozen editor. */
   private static final long ANSWER_S = 10;
 
-  @TempDir Path dir;
-  Nvim nvim;
   Nvim other; // a second RPC client, as a GUI or another plugin host would be
   long stopped = -1;
 
   @BeforeEach
-  void start() throws IOException {
-    nvim = EmbeddedNvim.startCollectingNotes();
+  void connectOther() throws IOException {
     String address = String.valueOf(nvim.eval("serverstart()").join());
     other = Nvim.socket(address);
   }
 
   @AfterEach
-  void stop() throws Exception {
+  void resumeAndDisconnect() throws Exception {
     if (stopped > 0) {
       signal("CONT", stopped);
     }
     other.close();
-    nvim.close();
-  }
-
-  private Object lua(String code) {
-    return EmbeddedNvim.lua(nvim, code);
-  }
-
-  private void setup(String options) {
-    EmbeddedNvim.setupPlugin(nvim, options);
-  }
-
-  private static byte[] example() throws IOException {
-    return EmbeddedNvim.exampleDeck();
   }
 
   private static void signal(String name, long pid) throws Exception {

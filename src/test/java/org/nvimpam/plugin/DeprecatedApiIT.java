@@ -5,43 +5,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.nvimpam.nvim.Nvim;
 import org.nvimpam.testutil.EmbeddedNvim;
+import org.nvimpam.testutil.PluginTestBase;
 
 /**
  * Nothing nvimpam does shows in {@code :checkhealth vim.deprecated}, which lists the deprecated
  * Lua functions called so far with their stack. That check exists from Neovim 0.11 on: on older
  * versions the test is skipped (and says so).
  */
-class DeprecatedApiIT {
+class DeprecatedApiIT extends PluginTestBase {
   /** Arguments for the commands that need some; every other command also runs without any. */
   private static final Map<String, List<String>> ARGS = Map.of(
       "NvimpamFoldStrategy", List.of("", "viml", "pipe", "per-command", "call-atomic", "lua"));
 
-  @TempDir Path dir;
-  Nvim nvim;
-
-  @BeforeEach
-  void start() throws IOException {
-    nvim = EmbeddedNvim.startCollectingNotes();
-  }
-
-  @AfterEach
-  void stop() {
-    nvim.close();
-  }
-
-  private Object lua(String code) {
-    return EmbeddedNvim.lua(nvim, code);
-  }
 
   @Test
   void setupAndEveryNvimpamFoldCommandCallNoDeprecatedFunction() throws IOException {

@@ -12,17 +12,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.nvimpam.deck.Lines;
 import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.fold.FoldParser;
 import org.nvimpam.nvim.Buffer;
-import org.nvimpam.nvim.Nvim;
 import org.nvimpam.testutil.EmbeddedNvim;
 import org.nvimpam.testutil.FoldTree;
+import org.nvimpam.testutil.PluginTestBase;
 import org.nvimpam.testutil.RandomDecks;
 
 /**
@@ -30,24 +28,16 @@ import org.nvimpam.testutil.RandomDecks;
  * a large transfer or a fold push, prompts that hold Neovim while a refold is due, buffers that
  * vanish under a refold, and :bufdo / :windo over many live buffers.
  */
-class FaultIT {
+class FaultIT extends PluginTestBase {
   private static final long WAIT_MS = 20_000;
   private static final String NODE = "NODE  /        1              0.              0.              0.";
   private static final String SHELL = "SHELL /        1        1       1       2       3       4";
 
-  @TempDir Path dir;
-  Nvim nvim;
   Path stderrLog;
 
   @BeforeEach
-  void start() throws IOException {
-    nvim = EmbeddedNvim.startCollectingNotes();
+  void logFile() {
     stderrLog = dir.resolve("jvm-stderr.log");
-  }
-
-  @AfterEach
-  void stop() {
-    nvim.close();
   }
 
   // ---- Neovim killed ----------------------------------------------------------------------------
@@ -356,16 +346,8 @@ class FaultIT {
 
   // ---- helpers ----------------------------------------------------------------------------------
 
-  private Object lua(String code) {
-    return EmbeddedNvim.lua(nvim, code);
-  }
-
   private void input(String keys) {
     nvim.call("nvim_input", nvim.args(keys), in -> in.unpackLong()).join();
-  }
-
-  private void setup(String options) {
-    EmbeddedNvim.setupPlugin(nvim, options);
   }
 
 
@@ -406,10 +388,6 @@ class FaultIT {
         "--out", deck.toString()).inheritIO().start();
     assertTrue(p.waitFor(120, TimeUnit.SECONDS) && p.exitValue() == 0, "gen failed");
     return deck;
-  }
-
-  private static byte[] example() throws IOException {
-    return EmbeddedNvim.exampleDeck();
   }
 
   /** A deck of two-line NODE and SHELL cards in turn: {@code folds} folds, none nested. */

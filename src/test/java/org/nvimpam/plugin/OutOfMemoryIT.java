@@ -3,40 +3,19 @@ package org.nvimpam.plugin;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.nvimpam.gen.DeckGenerator;
-import org.nvimpam.nvim.Nvim;
 import org.nvimpam.testutil.EmbeddedNvim;
+import org.nvimpam.testutil.PluginTestBase;
 
 /** A live load that runs out of heap, in a real Neovim with the built jar and a small -Xmx. */
-class OutOfMemoryIT {
+class OutOfMemoryIT extends PluginTestBase {
   private static final long WAIT_MS = 60_000;
   private static final long BIG_LINES = 2_000_000; // about 118 MB: twice what a 64 MB heap holds
 
-  @TempDir Path dir;
-  Nvim nvim;
-
-  @BeforeEach
-  void start() throws IOException {
-    nvim = EmbeddedNvim.startCollectingNotes();
-  }
-
-  @AfterEach
-  void stop() {
-    nvim.close();
-  }
-
-  private Object lua(String code) {
-    return EmbeddedNvim.lua(nvim, code);
-  }
 
   private String notesText() {
     return String.valueOf(lua("return _G.notes"));

@@ -11,50 +11,23 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.nvimpam.deck.Lines;
 import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.fold.FoldParser;
 import org.nvimpam.nvim.Buffer;
-import org.nvimpam.nvim.Nvim;
 import org.nvimpam.testutil.EmbeddedNvim;
 import org.nvimpam.testutil.FoldTree;
+import org.nvimpam.testutil.PluginTestBase;
 
 /**
  * The plugin as a user meets it: a headless Neovim with this repository on 'runtimepath', whose
  * Lua side starts target/nvimpam.jar. Fold trees are read back from Neovim itself.
  */
-class PluginIT {
+class PluginIT extends PluginTestBase {
   private static final long WAIT_MS = 15_000;
   private static final Pattern HEALTH_OK_JVM = Pattern.compile("(?m)^\\s*-\\s+(?:\\S+\\s+)?OK:?\\s+JVM started");
 
-  @TempDir Path dir;
-  Nvim nvim;
-
-  @BeforeEach
-  void start() throws IOException {
-    nvim = EmbeddedNvim.startCollectingNotes();
-  }
-
-  @AfterEach
-  void stop() {
-    nvim.close();
-  }
-
-  private Object lua(String code) {
-    return EmbeddedNvim.lua(nvim, code);
-  }
-
-  private void setup(String options) {
-    EmbeddedNvim.setupPlugin(nvim, options);
-  }
-
-  private static byte[] example() throws IOException {
-    return EmbeddedNvim.exampleDeck();
-  }
 
   private FoldTree expected(Buffer b) {
     Lines lines = nvim.bufGetLines(b, 0, -1, false).join();

@@ -37,6 +37,8 @@ public final class StrategyTimer {
   private final Map<String, List<Double>> insideSamples = new TreeMap<>();
   private final boolean sampleInside;
   private int floorWarmups;
+  private List<String> candidates; // the floor's, from lua/nvimpam/bench.lua
+  private List<String> insideMeasures;
 
   public StrategyTimer(Nvim nvim, Buffer buffer, int warmup, int runs) {
     this(nvim, buffer, warmup, runs, false);
@@ -174,10 +176,12 @@ public final class StrategyTimer {
 
   private void floorRun() {
     lua(FLOOR_PREPARE);
-    sample(names(CANDIDATES), floorSamples);
-    if (sampleInside) {
-      sample(names(INSIDE), insideSamples);
+    if (candidates == null) { // the same on every run: asked once
+      candidates = names(CANDIDATES);
+      insideMeasures = sampleInside ? names(INSIDE) : List.of();
     }
+    sample(candidates, floorSamples);
+    sample(insideMeasures, insideSamples);
     floorWarmups = FLOOR_WARMUP;
   }
 

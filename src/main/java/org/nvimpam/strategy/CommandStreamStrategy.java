@@ -64,14 +64,10 @@ abstract class CommandStreamStrategy implements FoldStrategy {
           sent.add(new Sent(sendChunk(nvim, plan, commands, from, to), from, to - from));
         }
       }
-      CompletableFuture<Object> adopt = RefreshFrame.adopt(nvim, buffer, plan);
-      CompletableFuture<Object> finish = RefreshFrame.finishBehind(nvim, buffer);
+      RefreshFrame.Behind behind = RefreshFrame.sendBehind(nvim, name(), buffer, plan);
       failure = firstFailure(sent, plan);
       if (failure == null) {
-        failure = RefreshFrame.failure(name(), adopt, "hand over the fold plan");
-      }
-      if (failure == null) {
-        failure = RefreshFrame.failure(name(), finish, "restore the windows");
+        failure = behind.failure();
       }
     } catch (RuntimeException e) {
       failure = new FoldStrategyException(name(), -1, e.getMessage(), e);

@@ -69,8 +69,7 @@ final class NotifiedCommandsStrategy implements FoldStrategy {
       for (long window : windows) {
         send(nvim, window, plan);
       }
-      CompletableFuture<Object> adopt = RefreshFrame.adopt(nvim, buffer, plan);
-      CompletableFuture<Object> finish = RefreshFrame.finishBehind(nvim, buffer);
+      RefreshFrame.Behind behind = RefreshFrame.sendBehind(nvim, name, buffer, plan);
       // Not Nvim.sync(): nvim_get_api_info is a fast call, answered before queued notifications
       // run. An ordinary request waits its turn behind them, and its reply follows their error
       // events; completing in order, it sees them handled.
@@ -78,10 +77,7 @@ final class NotifiedCommandsStrategy implements FoldStrategy {
         out.packArrayHeader(1);
         out.packString("0");
       }, Decoders.nil()), "the fold commands");
-      failure = RefreshFrame.failure(name, adopt, "hand over the fold plan");
-      if (failure == null) {
-        failure = RefreshFrame.failure(name, finish, "restore the windows");
-      }
+      failure = behind.failure();
       if (failure == null && last(nvim.rpc().errorEvents()) != before) {
         // A notification failed, and only an error event says so: the folds are made again one
         // request per fold, in a frame of their own, to name the fold.

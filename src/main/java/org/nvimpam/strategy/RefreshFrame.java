@@ -48,29 +48,35 @@ final class RefreshFrame {
     }
   }
 
-  /** Sends the plan of the refresh; the reply says whether Neovim took it. */
-  static CompletableFuture<Object> adopt(Nvim nvim, Buffer buffer, FoldPlan plan) {
-    return nvim.execLua(ADOPT, out -> {
-      out.packArrayHeader(1);
-      PlanPayload.packForLua(out, buffer.id(), plan);
-    });
+  /** The end of a refresh, sent right behind its commands; {@link #failure} waits for it. */
+  record Behind(String strategy, CompletableFuture<Object> adopt, CompletableFuture<Object> finish) {
+    /** The first of the two calls that failed, or null. */
+    FoldStrategyException failure() {
+      FoldStrategyException f = RefreshFrame.failure(strategy, adopt, "hand over the fold plan");
+      return f != null ? f : RefreshFrame.failure(strategy, finish, "restore the windows");
+    }
   }
 
   /**
-   * Sends the finish of a refresh without waiting for it: the command strategies write it behind
-   * their commands and the plan, which saves a round trip. Should anything fail, {@link #undo}
-   * cleans up after it.
+   * Sends the plan of the refresh, then its finish, without waiting for either: the command
+   * strategies write them behind their commands, so that the plan's bytes travel while Neovim
+   * creates the folds and no round trip is spent on the finish. Should anything fail, {@link
+   * #undo} cleans up after it.
    */
-  static CompletableFuture<Object> finishBehind(Nvim nvim, Buffer buffer) {
-    return nvim.execLua(FINISH, out -> {
+  static Behind sendBehind(Nvim nvim, String strategy, Buffer buffer, FoldPlan plan) {
+    CompletableFuture<Object> adopt = nvim.execLua(ADOPT, out -> {
+      out.packArrayHeader(1);
+      PlanPayload.packForLua(out, buffer.id(), plan);
+    });
+    CompletableFuture<Object> finish = nvim.execLua(FINISH, out -> {
       out.packArrayHeader(2);
       out.packLong(buffer.id());
       out.packBoolean(false);
     });
+    return new Behind(strategy, adopt, finish);
   }
 
-  /** Waits for the reply of a frame's call sent behind the commands: its failure, or null. */
-  static FoldStrategyException failure(String strategy, CompletableFuture<Object> call, String what) {
+  private static FoldStrategyException failure(String strategy, CompletableFuture<Object> call, String what) {
     try {
       Await.call(call, "nvim_exec_lua (" + what + ")");
       return null;
@@ -80,7 +86,7 @@ final class RefreshFrame {
   }
 
   /**
-   * After a failure in a refresh that may have been finished already ({@link #finishBehind}): a
+   * After a failure in a refresh that may have been finished already ({@link #sendBehind}): a
    * frame of its own that leaves no folds behind. Throws {@code failure}.
    */
   static void undo(Nvim nvim, String strategy, Buffer buffer, FoldStrategyException failure) {

@@ -9,7 +9,8 @@
 " Returns {'ok': folds per window}, or {'error': value} (see lua/nvimpam/contract.properties)
 " with no folds left behind: a value reaches the JVM whole, where a thrown one is a string.
 "
-" {cmds} is one newline-separated string of commands (what the JVM sends), or a list of them.
+" {cmds} is one string of newline-separated lines of '|'-joined commands (what the JVM sends), or
+" a list of such lines.
 function! nvimpam#apply(buf, cmds) abort
   let l:wins = luaeval('require("nvimpam.folds").prepare_staged(_A)', a:buf)
   try
@@ -17,7 +18,7 @@ function! nvimpam#apply(buf, cmds) abort
       call win_execute(l:win, 'call nvimpam#execute_lines(a:cmds)')
     endfor
   catch
-    let l:cmds = type(a:cmds) == v:t_string ? split(a:cmds, "\n") : a:cmds
+    let l:cmds = split(type(a:cmds) == v:t_string ? a:cmds : join(a:cmds, "\n"), '[\n|]')
     let l:error = s:failing_fold(l:wins, l:cmds, v:exception)
     call luaeval('require("nvimpam.folds").finish(_A[1], _A[2])', [a:buf, v:true])
     return {'error': l:error}
@@ -26,19 +27,12 @@ function! nvimpam#apply(buf, cmds) abort
   return {'ok': luaeval('require("nvimpam.folds").applied(_A).n', a:buf)}
 endfunction
 
-" Runs newline-separated commands (or a list of them) from C, stopping at the first error: how
-" the `lua` and `viml` strategies create their folds. Against execute() of a ready list, at 10k
-" and 100k folds (bench --floor-row, "inside:" rows): split() then execute() costs 1.15-1.20x on
-" 0.7.2 and 0.10.4 but 1.6x on 0.12.4, where nvim_exec2() of the string costs 1.13-1.17x (4.5x
-" on 0.10.4).
+" Runs newline-separated lines of commands (or a list of them) from C, stopping at the first
+" error: how the `lua` and `viml` strategies create their folds. Their lines join a few commands
+" by '|' (SingleCallStrategy.DEFAULT_PER_LINE has the measurements): then split() and execute()
+" cost about what execute() of a ready list of single commands costs.
 function! nvimpam#execute_lines(cmds) abort
-  if type(a:cmds) == v:t_list
-    call execute(a:cmds)
-  elseif has('nvim-0.12')
-    call nvim_exec2(a:cmds, {})
-  else
-    call execute(split(a:cmds, "\n"))
-  endif
+  call execute(type(a:cmds) == v:t_list ? a:cmds : split(a:cmds, "\n"))
 endfunction
 
 " Which fold failed, found again one command at a time (execute() does not say which), as the

@@ -33,42 +33,49 @@ function M.reset(buf)
   M.clear(buf)
 end
 
--- The floor's commands, built once per plan outside the timed part: a Lua table, the same list as
--- a VimL variable, and one newline-joined script.
-local prebuilt = { plan = nil }
+-- The floor's commands, built once per plan and sizes outside the timed part: a Lua table, the
+-- same list as a VimL variable, one newline-joined script, and lines of `per_line` commands
+-- joined by '|' (as a list and as one newline-joined script, what `lua` and `viml` send).
+local prebuilt = {}
 
-local function commands(buf)
+-- Lines of `k` commands joined by '|'.
+local function joined(cmds, k)
+  local lines = {}
+  for i = 1, #cmds, k do
+    lines[#lines + 1] = table.concat(cmds, '|', i, math.min(#cmds, i + k - 1))
+  end
+  return lines
+end
+
+local function commands(buf, chunk, per_line)
   local plan = folds.applied(buf)
-  if prebuilt.plan ~= plan then
+  local p = prebuilt
+  if p.plan ~= plan or p.chunk ~= chunk or p.per_line ~= per_line then
     local cmds = {}
     for f = 0, plan.n - 1 do
       local i = f * STRIDE + 1
       cmds[f + 1] = plan.get(i) .. ',' .. plan.get(i + 1) .. 'fold'
     end
-    prebuilt = { plan = plan, cmds = cmds, script = table.concat(cmds, '\n'), pipe = {} }
+    local lines = joined(cmds, per_line)
+    p = { plan = plan, chunk = chunk, per_line = per_line, cmds = cmds, script = table.concat(cmds, '\n'),
+          pipe = joined(cmds, chunk) }
     vim.g.nvimpam_bench_cmds = cmds
-    vim.g.nvimpam_bench_script = prebuilt.script
+    vim.g.nvimpam_bench_lines = lines
+    vim.g.nvimpam_bench_lines_script = table.concat(lines, '\n')
+    prebuilt = p
   end
-  return prebuilt
-end
-
--- The pipe strategy's command lines: `chunk` commands joined by '|'.
-local function pipe_lines(p, chunk)
-  if not p.pipe[chunk] then
-    local lines, cmds = {}, p.cmds
-    for i = 1, #cmds, chunk do
-      lines[#lines + 1] = table.concat(cmds, '|', i, math.min(#cmds, i + chunk - 1))
-    end
-    p.pipe[chunk] = lines
-  end
-  return p.pipe[chunk]
+  return p
 end
 
 -- Ways to create the same folds from prebuilt `S,Efold` strings, with no RPC in between. The
--- floor is the fastest of them on the running Neovim (measured: `execute(list)` on 0.7.2).
+-- floor is the fastest of them on the running Neovim.
 local candidates = {
   ['execute-list'] = function()
     api.nvim_command('call execute(g:nvimpam_bench_cmds)')
+  end,
+  -- the lines `lua` and `viml` send, ready as a list
+  ['execute-joined'] = function()
+    api.nvim_command('call execute(g:nvimpam_bench_lines)')
   end,
   ['lua-loop'] = function(p)
     local cmd, cmds = api.nvim_command, p.cmds
@@ -88,13 +95,13 @@ end
 -- arrived, with no RPC. Not floor candidates (they start from what a strategy receives, not from
 -- ready commands); `bench --floor-row` reports them, to show what no client can avoid.
 local inside = {
-  -- lua and viml below 0.12: one newline-separated string, split() and execute()
+  -- lua and viml: one string of '|'-joined lines, split() and execute() (nvimpam#execute_lines)
   ['split-execute'] = function()
-    api.nvim_command('call execute(split(g:nvimpam_bench_script, "\\n"))')
+    api.nvim_command('call nvimpam#execute_lines(g:nvimpam_bench_lines_script)')
   end,
   -- pipe: win_execute() of each '|'-joined line
-  ['pipe-lines'] = function(p, chunk)
-    local lines, run, win = pipe_lines(p, chunk), fn.win_execute, api.nvim_get_current_win()
+  ['pipe-lines'] = function(p)
+    local lines, run, win = p.pipe, fn.win_execute, api.nvim_get_current_win()
     for i = 1, #lines do
       run(win, lines[i])
     end
@@ -120,23 +127,27 @@ function M.inside_measures()
   return names_of(inside)
 end
 
---- Prepares the floor's commands for the last applied plan (not timed).
-function M.floor_prepare(buf)
-  commands(bufnr(buf))
+--- Prepares the floor's commands for the last applied plan (not timed): `chunk` folds per pipe
+--- line, `per_line` per line of `lua` and `viml`.
+function M.floor_prepare(buf, chunk, per_line)
+  commands(bufnr(buf), chunk, per_line)
 end
 
 --- One floor sample: creates the last applied plan's folds in the current window with the named
---- candidate (or inside measure; `chunk` is the pipe's folds per line) and returns the
---- milliseconds it took. Call clear() first in a request of its own, as the strategies get
---- reset() (Neovim finishes a zE lazily).
-function M.floor(buf, name, chunk)
-  local p = commands(bufnr(buf))
+--- candidate (or inside measure), from what floor_prepare() built, and returns the milliseconds
+--- it took. Call clear() first in a request of its own, as the strategies get reset() (Neovim
+--- finishes a zE lazily).
+function M.floor(buf, name)
+  local p = prebuilt
+  if p.plan ~= folds.applied(bufnr(buf)) then
+    error('floor_prepare() was not called for the last applied plan', 0)
+  end
   local run = candidates[name] or inside[name]
   if not run then
     error('unknown floor candidate or measure ' .. tostring(name), 0)
   end
   local t0 = hrtime()
-  run(p, chunk)
+  run(p)
   return (hrtime() - t0) / 1e6
 end
 

@@ -288,8 +288,9 @@ end
 
 -- Creates the plan's folds in the current window; nil, or the error value (see contract.properties)
 -- naming the failing fold, counted from 1 in plan order. With `cmds`, the plan's commands in one
--- newline-separated string, nvimpam#execute_lines() runs them from C (a Lua loop of nvim_command
--- costs a third more); when one fails, the folds are made again one by one to name it.
+-- string of newline-separated lines of '|'-joined commands, nvimpam#execute_lines() runs them from
+-- C (a Lua loop of nvim_command costs a fifth more); when one fails, the folds are made again one
+-- by one to name it.
 local function create_folds(get, n, cmds)
   if cmds then
     local ok = pcall(fn['nvimpam#execute_lines'], cmds)

@@ -104,7 +104,7 @@ public final class BenchCommand implements Callable<Integer> {
   private boolean compat;
 
   @Option(names = "--sweep", paramLabel = "NAME=SIZES",
-      description = "Tune a size instead of measuring the strategies: pipe=100,250,500 (folds per command line)"
+      description = "Tune a size instead of measuring the strategies: pipe=25,50,100, lua=10,20 or viml=10,20 (folds per command line)"
           + " or call-atomic=500,1000 (folds per call); repeatable. Rows are named NAME:SIZE.")
   private List<String> sweeps = new ArrayList<>();
 

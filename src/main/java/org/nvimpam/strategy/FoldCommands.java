@@ -63,26 +63,36 @@ final class FoldCommands {
 
   /** Packs {@code "S,Efold|S,Efold|…"} for folds {@code [from, to)}: one Ex command line. */
   void packJoined(MessagePacker out, FoldPlan plan, int from, int to) throws IOException {
-    packJoined(out, plan, from, to, (byte) '|');
+    packLines(out, plan, from, to, Integer.MAX_VALUE);
   }
 
-  /** Packs the commands of folds {@code [from, to)} as one string, separated by {@code separator}. */
-  void packJoined(MessagePacker out, FoldPlan plan, int from, int to, byte separator) throws IOException {
+  /**
+   * Packs the commands of folds {@code [from, to)} as one string of lines, each of {@code perLine}
+   * commands joined by {@code |} (the last line may have fewer), separated by newlines.
+   */
+  void packLines(MessagePacker out, FoldPlan plan, int from, int to, int perLine) throws IOException {
     int total = Math.max(0, to - from - 1);
     for (int i = from; i < to; i++) {
       total += digits(plan.start(i)) + 1 + digits(plan.end(i)) + FOLD.length;
     }
     out.packRawStringHeader(total);
     int p = 0;
+    int onLine = 0;
     for (int i = from; i < to; i++) {
       if (p > BLOCK - MAX_COMMAND - 1) {
         out.writePayload(block, 0, p);
         p = 0;
       }
       if (i > from) {
-        block[p++] = separator;
+        if (onLine == perLine) {
+          block[p++] = '\n';
+          onLine = 0;
+        } else {
+          block[p++] = '|';
+        }
       }
       p = format(plan, i, p);
+      onLine++;
     }
     out.writePayload(block, 0, p);
   }

@@ -22,14 +22,14 @@ public final class FoldStrategies {
     return switch (name == null ? "" : name.trim()) {
       case NotifiedCommandsStrategy.PIPE -> NotifiedCommandsStrategy.DEFAULT_CHUNK;
       case CallAtomicStrategy.NAME -> CallAtomicStrategy.DEFAULT_BATCH;
-      default -> throw new IllegalArgumentException(
-          "only " + NotifiedCommandsStrategy.PIPE + " and " + CallAtomicStrategy.NAME + " have a size; got '" + name + "'");
+      case LuaStrategy.NAME, VimlStrategy.NAME -> SingleCallStrategy.DEFAULT_PER_LINE;
+      default -> throw noSize(name);
     };
   }
 
   /**
-   * A strategy with another chunk size (pipe: folds per command line) or batch size (call-atomic:
-   * folds per call) than its default; for tuning them with a sweep.
+   * A strategy with another size than its default, for tuning it with a sweep: pipe, lua and viml
+   * have folds per command line, call-atomic folds per call.
    *
    * @throws IllegalArgumentException for a strategy without a size, or a size below 1
    */
@@ -37,9 +37,15 @@ public final class FoldStrategies {
     return switch (name == null ? "" : name.trim()) {
       case NotifiedCommandsStrategy.PIPE -> new NotifiedCommandsStrategy(NotifiedCommandsStrategy.PIPE, size);
       case CallAtomicStrategy.NAME -> new CallAtomicStrategy(size);
-      default -> throw new IllegalArgumentException(
-          "only " + NotifiedCommandsStrategy.PIPE + " and " + CallAtomicStrategy.NAME + " have a size; got '" + name + "'");
+      case LuaStrategy.NAME -> new LuaStrategy(size);
+      case VimlStrategy.NAME -> new VimlStrategy(size);
+      default -> throw noSize(name);
     };
+  }
+
+  private static IllegalArgumentException noSize(String name) {
+    return new IllegalArgumentException("only " + String.join(", ", NotifiedCommandsStrategy.PIPE, CallAtomicStrategy.NAME,
+        LuaStrategy.NAME, VimlStrategy.NAME) + " have a size; got '" + name + "'");
   }
 
   /**
@@ -53,8 +59,8 @@ public final class FoldStrategies {
       case CallAtomicStrategy.NAME -> new CallAtomicStrategy(CallAtomicStrategy.DEFAULT_BATCH);
       case NotifiedCommandsStrategy.PIPE -> new NotifiedCommandsStrategy(NotifiedCommandsStrategy.PIPE,
           NotifiedCommandsStrategy.DEFAULT_CHUNK);
-      case LuaStrategy.NAME -> new LuaStrategy();
-      case VimlStrategy.NAME -> new VimlStrategy();
+      case LuaStrategy.NAME -> new LuaStrategy(SingleCallStrategy.DEFAULT_PER_LINE);
+      case VimlStrategy.NAME -> new VimlStrategy(SingleCallStrategy.DEFAULT_PER_LINE);
       default -> throw new IllegalArgumentException(
           "unknown fold strategy '" + name + "'; valid names: " + String.join(", ", NAMES));
     };

@@ -7,11 +7,16 @@ import org.nvimpam.nvim.Nvim;
 
 /**
  * One {@code nvim_exec_lua} call handing the whole plan, as one argument, to lua/nvimpam/folds.lua,
- * with its commands prebuilt in one string that Lua passes on to {@code execute()}.
+ * with its commands prebuilt in one string of {@code |}-joined lines that Lua passes on to {@code
+ * execute()}.
  */
 final class LuaStrategy extends SingleCallStrategy {
   static final String NAME = "lua";
   private static final String APPLY = "return require('nvimpam.folds').apply(...)";
+
+  LuaStrategy(int perLine) {
+    super(perLine);
+  }
 
   @Override
   public String name() {
@@ -22,7 +27,7 @@ final class LuaStrategy extends SingleCallStrategy {
   CompletableFuture<?> call(Nvim nvim, Buffer buffer, FoldPlan plan) {
     return nvim.execLua(APPLY, out -> {
       out.packArrayHeader(1);
-      PlanPayload.packForLua(out, buffer.id(), plan, -1, true);
+      PlanPayload.packForLua(out, buffer.id(), plan, -1, perLine);
     });
   }
 }

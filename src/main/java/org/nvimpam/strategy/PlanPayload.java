@@ -31,19 +31,21 @@ final class PlanPayload {
    * refold can tell a stale plan from a current one.
    */
   static void packForLua(MessagePacker out, long buffer, FoldPlan plan, long tick) throws IOException {
-    packForLua(out, buffer, plan, tick, false);
+    packForLua(out, buffer, plan, tick, 0);
   }
 
   /**
-   * With {@code commands}, the payload also carries {@code cmds}: the plan's {@code S,Efold}
-   * commands in one newline-separated string, for {@code execute()} to run from C.
+   * With {@code perLine > 0}, the payload also carries {@code cmds}: the plan's {@code S,Efold}
+   * commands in one string of lines of {@code perLine} {@code |}-joined commands, for {@code
+   * execute()} to run from C.
    */
-  static void packForLua(MessagePacker out, long buffer, FoldPlan plan, long tick, boolean commands)
+  static void packForLua(MessagePacker out, long buffer, FoldPlan plan, long tick, int perLine)
       throws IOException {
+    boolean commands = perLine > 0;
     out.packMapHeader(3 + (tick >= 0 ? 1 : 0) + (commands ? 1 : 0));
     if (commands) {
       out.packString("cmds");
-      new FoldCommands().packJoined(out, plan, 0, plan.size(), (byte) '\n');
+      new FoldCommands().packLines(out, plan, 0, plan.size(), perLine);
     }
     if (tick >= 0) {
       out.packString("tick");

@@ -16,6 +16,27 @@ import org.nvimpam.rpc.NvimErrorException;
  * naming the failing fold (see {@link ErrorValue}).
  */
 abstract class SingleCallStrategy implements FoldStrategy {
+  /**
+   * Fold commands per line of the one string both send, joined by {@code |}, so that split() makes
+   * a list item per line, not per fold. {@code bench --folds 10000,100000 --sweep lua=8,20,50
+   * --sweep viml=8,20,50}, x floor at 10k / 100k folds, two runs each: 0.7.2: 8 → 1.43-1.44 /
+   * 1.35-1.39, 20 → 1.41-1.44 / 1.32-1.34, 50 → 1.39-1.54 / 1.30-1.40; 0.12.4: 8 → 1.47-1.49 /
+   * 1.31-1.40, 20 → 1.38-1.42 / 1.32-1.33, 50 → 1.39-1.53 / 1.29-1.37 (lua; viml alike). Against
+   * one command per line, side by side at 100k: lua 1.43 → 1.35 on 0.7.2, 1.36 → 1.33 on 0.12.4;
+   * viml 1.39 → 1.32 and 1.33 → 1.30. On 0.12.4, running the received string went from 1.65x the
+   * floor (split()) or 1.13-1.16x (nvim_exec2()) to 1.09-1.10x.
+   */
+  static final int DEFAULT_PER_LINE = 20;
+
+  final int perLine;
+
+  SingleCallStrategy(int perLine) {
+    if (perLine < 1) {
+      throw new IllegalArgumentException("folds per command line must be at least 1, got " + perLine);
+    }
+    this.perLine = perLine;
+  }
+
   /** The one call; it completes with its result when Neovim has every fold or none. */
   abstract CompletableFuture<?> call(Nvim nvim, Buffer buffer, FoldPlan plan);
 

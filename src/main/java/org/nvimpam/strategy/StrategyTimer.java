@@ -175,7 +175,13 @@ public final class StrategyTimer {
   }
 
   private void floorRun() {
-    lua(FLOOR_PREPARE);
+    // The defaults: the strategies' own lines, which execute-joined and the inside rows run.
+    Await.call(nvim.execLua(FLOOR_PREPARE, out -> {
+      out.packArrayHeader(3);
+      out.packLong(buffer.id());
+      out.packInt(NotifiedCommandsStrategy.DEFAULT_CHUNK);
+      out.packInt(SingleCallStrategy.DEFAULT_PER_LINE);
+    }), "preparing the floor's commands");
     if (candidates == null) { // the same on every run: asked once
       candidates = names(CANDIDATES);
       insideMeasures = sampleInside ? names(INSIDE) : List.of();
@@ -207,10 +213,9 @@ public final class StrategyTimer {
 
   private double floorSample(String candidate) {
     return ((Number) Await.call(nvim.execLua(FLOOR, out -> {
-      out.packArrayHeader(3);
+      out.packArrayHeader(2);
       out.packLong(buffer.id());
       out.packString(candidate);
-      out.packInt(NotifiedCommandsStrategy.DEFAULT_CHUNK);
     }), "a floor sample")).doubleValue();
   }
 

@@ -3,7 +3,7 @@ package org.nvimpam.strategy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
-import java.util.StringJoiner;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.msgpack.core.MessageBufferPacker;
 import org.msgpack.core.MessagePack;
@@ -19,17 +19,19 @@ class FoldCommandsTest {
   private static final FoldPlan PLAN =
       FoldParser.parse(Lines.split(DeckGenerator.foldCountDeck(30_000)), FoldOptions.GENERIC).plan(false);
 
-  private static String expected(FoldPlan plan, int from, int to, String separator) {
-    StringJoiner j = new StringJoiner(separator);
+  /** Plain string building: {@code perLine} commands per line, joined by '|', lines by newlines. */
+  private static String expected(FoldPlan plan, int from, int to, int perLine) {
+    StringBuilder b = new StringBuilder();
     for (int i = from; i < to; i++) {
-      j.add(plan.start(i) + "," + plan.end(i) + "fold");
+      if (i > from) {
+        b.append((i - from) % perLine == 0 ? '\n' : '|');
+      }
+      b.append(plan.start(i)).append(',').append(plan.end(i)).append("fold");
     }
-    return j.toString();
+    return b.toString();
   }
 
-  private static String packJoined(int from, int to, byte separator) throws IOException {
-    MessageBufferPacker out = MessagePack.newDefaultBufferPacker();
-    new FoldCommands().packJoined(out, PLAN, from, to, separator);
+  private static String unpackOne(MessageBufferPacker out) throws IOException {
     out.flush();
     try (MessageUnpacker in = MessagePack.newDefaultUnpacker(out.toByteArray())) {
       String s = in.unpackString();
@@ -38,17 +40,42 @@ class FoldCommandsTest {
     }
   }
 
+  private static String packLines(int from, int to, int perLine) throws IOException {
+    MessageBufferPacker out = MessagePack.newDefaultBufferPacker();
+    new FoldCommands().packLines(out, PLAN, from, to, perLine);
+    return unpackOne(out);
+  }
+
+  private static String packJoined(int from, int to) throws IOException {
+    MessageBufferPacker out = MessagePack.newDefaultBufferPacker();
+    new FoldCommands().packJoined(out, PLAN, from, to);
+    return unpackOne(out);
+  }
+
   @Test
-  void joinedCommandsCrossBlocksIntact() throws IOException {
+  void linesOfCommandsCrossBlocksIntact() throws IOException {
     assertEquals(30_000, PLAN.size());
-    assertEquals(expected(PLAN, 0, PLAN.size(), "\n"), packJoined(0, PLAN.size(), (byte) '\n'));
-    assertEquals(expected(PLAN, 12_345, 12_500, "|"), packJoined(12_345, 12_500, (byte) '|'));
+    for (int perLine : new int[] {1, 7, 20, 29_999, 30_000}) {
+      assertEquals(expected(PLAN, 0, PLAN.size(), perLine), packLines(0, PLAN.size(), perLine), "per line " + perLine);
+    }
+    assertEquals(expected(PLAN, 12_345, 12_500, Integer.MAX_VALUE), packJoined(12_345, 12_500));
+  }
+
+  @Test
+  void theLastLineMayBeShortAndEveryLineHasItsCount() throws IOException {
+    String s = packLines(0, 45, 20);
+    String[] lines = s.split("\n", -1);
+    assertEquals(3, lines.length, s);
+    assertEquals(List.of(20, 20, 5), List.of(lines[0].split("\\|").length, lines[1].split("\\|").length,
+        lines[2].split("\\|").length));
+    assertEquals(PLAN.start(20) + "," + PLAN.end(20) + "fold", lines[1].substring(0, lines[1].indexOf('|')));
   }
 
   @Test
   void oneAndNoCommand() throws IOException {
-    assertEquals(expected(PLAN, 7, 8, "|"), packJoined(7, 8, (byte) '|'));
-    assertEquals("", packJoined(3, 3, (byte) '|'));
+    assertEquals(PLAN.start(7) + "," + PLAN.end(7) + "fold", packJoined(7, 8));
+    assertEquals(PLAN.start(7) + "," + PLAN.end(7) + "fold", packLines(7, 8, 1));
+    assertEquals("", packJoined(3, 3));
   }
 
   @Test
@@ -70,7 +97,7 @@ class FoldCommandsTest {
           assertEquals(2, in.unpackInt());
           assertEquals("rest", in.unpackString());
         }
-        assertEquals(expected(PLAN, i, i + 1, ""), in.unpackString(), "fold " + i);
+        assertEquals(expected(PLAN, i, i + 1, 1), in.unpackString(), "fold " + i);
       }
       assertEquals(false, in.hasNext());
     }
@@ -85,8 +112,8 @@ class FoldCommandsTest {
     commands.pack(out, PLAN, last);
     out.flush();
     try (MessageUnpacker in = MessagePack.newDefaultUnpacker(out.toByteArray())) {
-      assertEquals(expected(PLAN, 0, 1, ""), in.unpackString());
-      assertEquals(expected(PLAN, last, last + 1, ""), in.unpackString());
+      assertEquals(expected(PLAN, 0, 1, 1), in.unpackString());
+      assertEquals(expected(PLAN, last, last + 1, 1), in.unpackString());
     }
   }
 }

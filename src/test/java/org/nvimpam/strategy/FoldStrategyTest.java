@@ -207,6 +207,47 @@ class FoldStrategyTest {
     }
   }
 
+  @Test
+  void luaAndVimlNameTheFailingFoldWhereverItSitsOnItsCommandLine() throws IOException {
+    byte[] deck = exampleDeck();
+    FoldPlan plan = FoldParser.parse(Lines.ofLatin1(lines(deck, "NODE  /        1")), new FoldOptions(true)).plan(false);
+    int lineCount = Lines.split(deck).count();
+    int bad = 0;
+    while (plan.end(bad) <= lineCount) {
+      bad++;
+    }
+    assertTrue(bad > 2, "the failing fold has folds before it");
+    // First, second and last of its line, alone on it, on the one line of all folds.
+    for (int perLine : new int[] {bad, bad - 1, bad + 1, 1, plan.size()}) {
+      for (String strategy : List.of(LuaStrategy.NAME, VimlStrategy.NAME)) {
+        Buffer buf = open(deck);
+        FoldStrategy s = FoldStrategies.withSize(strategy, perLine);
+        ErrorValue v = assertThrows(FoldStrategyException.class, () -> s.apply(nvim, buf, plan)).error();
+        String what = strategy + " with " + perLine + " per line";
+        assertEquals(List.of(ErrorValue.Code.FOLD_FAILED, bad + 1, plan.size(), plan.start(bad), plan.end(bad)),
+            List.of(v.code(), v.fold(), v.of(), v.firstLine(), v.lastLine()), what + ": " + v);
+        assertEquals(new FoldTree(List.of()), FoldTree.read(nvim), what + ": no partial folds");
+      }
+    }
+  }
+
+  @ParameterizedTest(name = "{0}:{1}")
+  @MethodSource("sizedLines")
+  void luaAndVimlGiveTheExactTreeWithAnyCommandsPerLine(String strategy, int perLine) throws IOException {
+    byte[] deck = DeckGenerator.foldCountDeck(1000);
+    Buffer buf = open(deck);
+    FoldPlan plan = plan(deck);
+
+    FoldStrategies.withSize(strategy, perLine).apply(nvim, buf, plan);
+
+    assertEquals(FoldTree.of(plan), FoldTree.read(nvim));
+  }
+
+  static Stream<Arguments> sizedLines() {
+    return Stream.of(1, 7, 999, 1000, 5000).flatMap(k -> Stream.of(Arguments.of(LuaStrategy.NAME, k),
+        Arguments.of(VimlStrategy.NAME, k)));
+  }
+
   /** The deck's lines plus extra ones, as Latin-1 strings. */
   private static String[] lines(byte[] deck, String... extra) {
     Lines l = Lines.split(deck);

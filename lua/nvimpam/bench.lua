@@ -7,7 +7,6 @@ local api = vim.api
 local fn = vim.fn
 local folds = require('nvimpam.folds')
 
-local STRIDE = 4
 local hrtime = require('nvimpam.compat').uv.hrtime
 
 local function bufnr(buf)
@@ -53,8 +52,7 @@ local function commands(buf, chunk, per_line)
   if p.plan ~= plan or p.chunk ~= chunk or p.per_line ~= per_line then
     local cmds = {}
     for f = 0, plan.n - 1 do
-      local i = f * STRIDE + 1
-      cmds[f + 1] = plan.get(i) .. ',' .. plan.get(i + 1) .. 'fold'
+      cmds[f + 1] = plan.s(f) .. ',' .. plan.e(f) .. 'fold'
     end
     local lines = joined(cmds, per_line)
     p = { plan = plan, chunk = chunk, per_line = per_line, cmds = cmds, script = table.concat(cmds, '\n'),
@@ -159,7 +157,7 @@ end
 function M.verify(buf)
   buf = bufnr(buf)
   local plan = folds.applied(buf)
-  local get, n = plan.get, plan.n
+  local n = plan.n
   local win = fn.win_findbuf(buf)[1]
   if not win then
     return 0
@@ -169,8 +167,7 @@ function M.verify(buf)
     local foldlevel = vim.wo.foldlevel
     api.nvim_command('normal! zM')
     for f = n - 1, 0, -1 do
-      local i = f * STRIDE + 1
-      local s, e = get(i), get(i + 1)
+      local s, e = plan.s(f), plan.e(f)
       if fn.foldclosed(s) == s and fn.foldclosedend(s) == e then
         found = found + 1
         api.nvim_command(s .. 'foldopen')
@@ -178,7 +175,7 @@ function M.verify(buf)
     end
     if found == n then
       for f = 0, n - 1 do
-        if fn.foldclosed(get(f * STRIDE + 1)) ~= -1 then
+        if fn.foldclosed(plan.s(f)) ~= -1 then
           found = -1
           break
         end

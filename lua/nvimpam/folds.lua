@@ -1,15 +1,16 @@
 -- Applies fold plans computed by the nvimpam JVM to every window that shows a buffer.
 --
--- A plan is one table: { buf = <bufnr>, folds = <4 integers per fold>, names = { ... } }. Each
--- fold is start, end (1-based, inclusive), name (0-based index into `names`) and count (0 for a
--- level-1 fold, the number of member folds for a level-2 fold). Folds come in creation order:
--- children before parents (end ascending, then start descending), so every `:fold` appends to its
--- level and never lands inside a closed parent. Only integers and our own names travel: no buffer
--- text is ever executed.
+-- A plan is one table: { buf = <bufnr>, folds = <binary>, kinds = <binary>, groups = <binary>,
+-- names = { ... } }. `folds` holds start and end (1-based, inclusive) of each fold as little-endian
+-- 32-bit integers; `kinds` the name of each (0-based index into `names`) as 1, 2 or 4 bytes, the
+-- same width for every fold; `groups` a pair of integers per level-2 fold: its index (0-based) and
+-- its member count (every other fold is level 1, count 0). Folds come in creation order: children
+-- before parents (end ascending, then start descending), so every `:fold` appends to its level and
+-- never lands inside a closed parent. Only integers and our own names travel: no buffer text is
+-- ever executed.
 --
--- From the JVM, `folds` is a string of little-endian 32-bit integers, read in place: Neovim turns
--- a msgpack array into a Lua table one element at a time, which costs more than creating the
--- folds. From VimL it is a list.
+-- The strings are read in place: Neovim turns a msgpack array into a Lua table one element at a
+-- time, which costs more than creating the folds, and only the level-2 folds need a count.
 --
 -- What the user had is kept: 'foldlevel', the view, and the open/closed state of every fold that
 -- still exists after the refresh (matched by range, after shifting by the edits made since).
@@ -18,55 +19,101 @@ local M = {}
 local api = vim.api
 local fn = vim.fn
 
-local STRIDE = 4
 local FOLDTEXT = "v:lua.require'nvimpam.folds'.foldtext()"
 
 -- LuaJIT's FFI reads the integers in place on little-endian machines; elsewhere string.byte does.
 local has_ffi, ffi = pcall(require, 'ffi')
 local little_endian_ffi = has_ffi and ffi.abi('le')
 
---- A reader of a plan's folds: get(k) is the k-th integer (1-based), n the number of folds.
-local function reader(folds)
-  if type(folds) == 'table' then
-    return function(k)
-      return folds[k]
-    end, math.floor(#folds / STRIDE)
+-- The little-endian unsigned integer of `width` bytes at `at` (1-based) in `str`.
+local function le_int(str, at, width)
+  local v, mul = 0, 1
+  for k = at, at + width - 1 do
+    v = v + str:byte(k) * mul
+    mul = mul * 256
   end
-  local n = math.floor(#folds / (4 * STRIDE))
-  if little_endian_ffi then
-    local ints = ffi.cast('const int32_t *', folds)
-    return function(k)
-      local _ = folds -- keeps the string, and so the memory `ints` points into, alive
-      return ints[k - 1]
-    end, n
-  end
-  local byte = string.byte
-  return function(k)
-    local a, b, c, d = byte(folds, 4 * k - 3, 4 * k)
-    return a + b * 256 + c * 65536 + d * 16777216
-  end, n
+  return v
 end
 
-local EMPTY_GET, EMPTY_N = reader({})
+--- A plan's folds, read through functions of the 0-based fold index f: s(f) and e(f) its lines,
+--- name(f) its index into the names, count(f) its member count (0 for a level-1 fold); n folds.
+local function view(plan)
+  local folds, kinds, groups = plan.folds or '', plan.kinds or '', plan.groups or ''
+  local n = math.floor(#folds / 8)
+  local width = n > 0 and math.floor(#kinds / n) or 1
+  if n > 0 and (#kinds ~= n * width or (width ~= 1 and width ~= 2 and width ~= 4)) then
+    error('nvimpam: a plan of ' .. n .. ' folds with ' .. #kinds .. ' bytes of names', 0)
+  end
+  local groups_n = math.floor(#groups / 8)
+  if little_endian_ffi then
+    -- Counts in an array of their own, zero for level 1: a Lua table of them costs more to build
+    -- than their bytes cost to send.
+    local counts = ffi.new('int32_t[?]', math.max(n, 1))
+    local group_ints = ffi.cast('const int32_t *', groups)
+    for g = 0, groups_n - 1 do
+      local f = group_ints[2 * g]
+      if f < 0 or f >= n then -- never write outside the array
+        error('nvimpam: a plan of ' .. n .. ' folds with a group at fold ' .. f, 0)
+      end
+      counts[f] = group_ints[2 * g + 1]
+    end
+    local se = ffi.cast('const int32_t *', folds)
+    local kind = ffi.cast(width == 1 and 'const uint8_t *' or width == 2 and 'const uint16_t *' or 'const int32_t *',
+      kinds)
+    -- Each function holds its string, and so the memory its pointer reads.
+    return {
+      n = n,
+      s = function(f)
+        local _ = folds
+        return se[2 * f]
+      end,
+      e = function(f)
+        local _ = folds
+        return se[2 * f + 1]
+      end,
+      name = function(f)
+        local _ = kinds
+        return kind[f]
+      end,
+      count = function(f)
+        return counts[f]
+      end,
+    }
+  end
+  local counts = {}
+  for g = 0, groups_n - 1 do
+    counts[le_int(groups, 8 * g + 1, 4)] = le_int(groups, 8 * g + 5, 4)
+  end
+  return {
+    n = n,
+    s = function(f)
+      return le_int(folds, 8 * f + 1, 4)
+    end,
+    e = function(f)
+      return le_int(folds, 8 * f + 5, 4)
+    end,
+    name = function(f)
+      return le_int(kinds, width * f + 1, width)
+    end,
+    count = function(f)
+      return counts[f] or 0
+    end,
+  }
+end
 
--- Per buffer: the plan last applied (as a reader), the edits since then, the windows being
--- refreshed, and the changedtick of the last refresh.
+local EMPTY = view({})
+
+-- Per buffer: the plan last applied (a view), the edits since then, the windows being refreshed,
+-- and the changedtick of the last refresh.
 local buffers = {}
 
 local function buffer_state(buf)
   local st = buffers[buf]
   if not st then
-    st = { get = EMPTY_GET, n = EMPTY_N, names = {}, edits = {}, attached = false }
-    st.plan = { get = st.get, n = st.n }
+    st = { plan = EMPTY, names = {}, edits = {}, attached = false }
     buffers[buf] = st
   end
   return st
-end
-
--- The plan a buffer's folds were made from; `st.plan` changes identity with every new plan.
-local function set_plan(st, get, n)
-  st.get, st.n = get, n
-  st.plan = { get = get, n = n }
 end
 
 local function bufnr(buf)
@@ -120,12 +167,11 @@ end
 -- a user's zE the old folds are gone, and "not closed" must not read as "open".
 local function read_states(st)
   local states = {}
-  local get, edits = st.get, st.edits
+  local p, edits = st.plan, st.edits
   local ps, pe = -1, -2
-  for f = st.n - 1, 0, -1 do
-    local i = f * STRIDE + 1
-    local level2 = get(i + 3) > 0
-    local s, e = shift(get(i), get(i + 1), edits)
+  for f = p.n - 1, 0, -1 do
+    local level2 = p.count(f) > 0
+    local s, e = shift(p.s(f), p.e(f), edits)
     if level2 then
       ps, pe = s or -1, e or -2
     end
@@ -149,13 +195,12 @@ local function restore_states(st, states, foldlevel)
   if next(states) == nil then
     return
   end
-  local get = st.get
+  local p = st.plan
   local opened, closed = {}, {}
   local ps, pe = -1, -2
-  for f = st.n - 1, 0, -1 do
-    local i = f * STRIDE + 1
-    local s, e = get(i), get(i + 1)
-    local level2 = get(i + 3) > 0
+  for f = p.n - 1, 0, -1 do
+    local s, e = p.s(f), p.e(f)
+    local level2 = p.count(f) > 0
     if level2 then
       ps, pe = s, e
     end
@@ -164,15 +209,15 @@ local function restore_states(st, states, foldlevel)
       local depth = (not level2 and s >= ps and e <= pe) and 2 or 1
       local default_open = depth <= foldlevel
       if want and not default_open then
-        opened[#opened + 1] = i
+        opened[#opened + 1] = f
       elseif not want and default_open then
-        closed[#closed + 1] = i
+        closed[#closed + 1] = f
       end
     end
   end
   -- Parents first: opening a member inside a closed parent opens the parent on the way.
-  for _, i in ipairs(opened) do
-    local s, e = get(i), get(i + 1)
+  for _, f in ipairs(opened) do
+    local s, e = p.s(f), p.e(f)
     while fn.foldclosed(s) ~= -1 and not (fn.foldclosed(s) == s and fn.foldclosedend(s) == e) do
       api.nvim_command(s .. 'foldopen')
     end
@@ -182,9 +227,9 @@ local function restore_states(st, states, foldlevel)
   end
   -- Members first: `:S,Efoldclose` closes the innermost open folds in the range.
   for j = #closed, 1, -1 do
-    local i = closed[j]
-    if fn.foldclosed(get(i)) == -1 then
-      api.nvim_command(get(i) .. ',' .. get(i + 1) .. 'foldclose')
+    local f = closed[j]
+    if fn.foldclosed(p.s(f)) == -1 then
+      api.nvim_command(p.s(f) .. ',' .. p.e(f) .. 'foldclose')
     end
   end
 end
@@ -227,8 +272,7 @@ end
 --- after them, so that its bytes travel while Neovim creates the folds.
 function M.adopt(plan)
   local st = buffer_state(bufnr(plan.buf))
-  set_plan(st, reader(plan.folds))
-  st.names = plan.names
+  st.plan, st.names = view(plan), plan.names
 end
 
 --- begin() and adopt() in one.
@@ -262,8 +306,7 @@ function M.finish(buf, failed)
   buf = bufnr(buf)
   local st = buffer_state(buf)
   if failed then
-    set_plan(st, EMPTY_GET, EMPTY_N)
-    st.wins = {}
+    st.plan, st.wins = EMPTY, {}
   end
   for _, w in ipairs(st.saved or {}) do
     if api.nvim_win_is_valid(w.win) then
@@ -291,7 +334,7 @@ end
 -- string of newline-separated lines of '|'-joined commands, nvimpam#execute_lines() runs them from
 -- C (a Lua loop of nvim_command costs a fifth more); when one fails, the folds are made again one
 -- by one to name it.
-local function create_folds(get, n, cmds)
+local function create_folds(p, cmds)
   if cmds then
     local ok = pcall(fn['nvimpam#execute_lines'], cmds)
     if ok then
@@ -302,16 +345,14 @@ local function create_folds(get, n, cmds)
   local cmd = api.nvim_command
   local f = 0
   local ok, err = pcall(function()
-    while f < n do
-      local i = f * STRIDE + 1
-      cmd(get(i) .. ',' .. get(i + 1) .. 'fold')
+    while f < p.n do
+      cmd(p.s(f) .. ',' .. p.e(f) .. 'fold')
       f = f + 1
     end
   end)
   if not ok then
-    local i = f * STRIDE + 1
-    return { code = 'fold_failed', message = (tostring(err):gsub('^.-Vim%(%a*%):', '')), fold = f + 1, of = n,
-             lines = { get(i), get(i + 1) } }
+    return { code = 'fold_failed', message = (tostring(err):gsub('^.-Vim%(%a*%):', '')), fold = f + 1, of = p.n,
+             lines = { p.s(f), p.e(f) } }
   end
 end
 
@@ -325,7 +366,7 @@ function M.apply(plan)
   local ok, err = pcall(function()
     for _, win in ipairs(wins) do
       api.nvim_win_call(win, function()
-        failed = failed or create_folds(st.get, st.n, plan.cmds)
+        failed = failed or create_folds(st.plan, plan.cmds)
       end)
     end
   end)
@@ -336,7 +377,7 @@ function M.apply(plan)
   if failed then
     return { error = failed }
   end
-  return { ok = st.n }
+  return { ok = st.plan.n }
 end
 
 -- Live refolds ------------------------------------------------------------------------------------
@@ -405,15 +446,13 @@ end
 
 -- Whether fold f (0-based index, level 1) of a plan is a member of a level-2 fold: members share
 -- their name and precede their parent, which comes right after the last of them.
-local function in_group(get, n, f)
-  local name = get(f * STRIDE + 3)
-  local s = get(f * STRIDE + 1)
-  for g = f + 1, n - 1 do
-    local i = g * STRIDE + 1
-    if get(i + 3) > 0 then
-      return get(i) <= s
+local function in_group(p, f)
+  local name, s = p.name(f), p.s(f)
+  for g = f + 1, p.n - 1 do
+    if p.count(g) > 0 then
+      return p.s(g) <= s
     end
-    if get(i + 2) ~= name then
+    if p.name(g) ~= name then
       return false
     end
   end
@@ -425,8 +464,9 @@ end
 -- Returns: the new plan's folds to create (indexes), the shifted old folds to delete ({s, e,
 -- has_members}), and the old folds on the dirty lines that the new plan keeps (their states are
 -- read before Neovim's folds there are deleted).
-local function diff(st, get, n, spans)
-  local oget, on, edits = st.get, st.n, st.edits
+local function diff(st, p, spans)
+  local old, on, n, edits = st.plan, st.plan.n, p.n, st.edits
+  local old_s, old_e, new_s, new_e = old.s, old.e, p.s, p.e
   local create, delete, around = {}, {}, {}
   -- Skip what both plans share: folds before every edit, equal and unmoved, and folds after every
   -- edit, equal once moved by the edits' line count. Both sit outside the dirty lines, so Neovim
@@ -440,17 +480,16 @@ local function diff(st, get, n, spans)
   before = math.min(before, after)
   local pre = 0
   while pre < on and pre < n do
-    local i = pre * STRIDE + 1
-    if oget(i + 1) >= before or oget(i) ~= get(i) or oget(i + 1) ~= get(i + 1) then
+    if old_e(pre) >= before or old_s(pre) ~= new_s(pre) or old_e(pre) ~= new_e(pre) then
       break
     end
     pre = pre + 1
   end
   local suf = 0
   while suf < on - pre and suf < n - pre do
-    local i, j = (on - 1 - suf) * STRIDE + 1, (n - 1 - suf) * STRIDE + 1
-    local s = oget(i) + delta
-    if s <= last_dirty + 1 or s ~= get(j) or oget(i + 1) + delta ~= get(j + 1) then
+    local i, j = on - 1 - suf, n - 1 - suf
+    local s = old_s(i) + delta
+    if s <= last_dirty + 1 or s ~= new_s(j) or old_e(i) + delta ~= new_e(j) then
       break
     end
     suf = suf + 1
@@ -458,12 +497,10 @@ local function diff(st, get, n, spans)
   on = on - suf
   local f, g = pre, pre -- old, new
   n = n - suf
-  local os_, oe, okeep
   local function next_old()
     while f < on do
-      local i = f * STRIDE + 1
-      local s, e = shift(oget(i), oget(i + 1), edits)
-      local members = oget(i + 3) > 0
+      local s, e = shift(old_s(f), old_e(f), edits)
+      local members = old.count(f) > 0
       f = f + 1
       if s then
         return s, e, members
@@ -473,10 +510,9 @@ local function diff(st, get, n, spans)
   end
   local s1, e1, m1 = next_old()
   while g < n or s1 do
-    local i = g * STRIDE + 1
     local s2, e2
     if g < n then
-      s2, e2 = get(i), get(i + 1)
+      s2, e2 = new_s(g), new_e(g)
     end
     local order -- < 0: old first, > 0: new first, 0: same fold
     if not s1 then
@@ -559,7 +595,7 @@ local function delete_fold(s, e, has_members)
 end
 
 -- Refolds the current window; see the section's comment. `states` maps fold keys to open/closed.
-local function refold_window(get, n, spans, create, delete, around, foldlevel)
+local function refold_window(p, spans, create, delete, around, foldlevel)
   local cmd = api.nvim_command
   -- The states of the folds on the dirty lines that come back; parents first, opened to read
   -- their members (they are deleted next anyway).
@@ -591,13 +627,12 @@ local function refold_window(get, n, spans, create, delete, around, foldlevel)
     delete_fold(delete[k][1], delete[k][2], delete[k][3])
   end
   for _, f in ipairs(create) do
-    local i = f * STRIDE + 1
-    local s, e = get(i), get(i + 1)
+    local s, e = p.s(f), p.e(f)
     open_containers(s, e)
     cmd(s .. ',' .. e .. 'fold')
     local want = states[key(s, e)]
     if want == nil then
-      local depth = (get(i + 3) == 0 and in_group(get, n, f)) and 2 or 1
+      local depth = (p.count(f) == 0 and in_group(p, f)) and 2 or 1
       want = depth <= foldlevel
     end
     if want and closed_at(s, e) then
@@ -656,27 +691,27 @@ function M.refold(plan)
       return -1
     end
   end
-  local wins = st and st.attached and st.n > 0 and same_windows(st, buf)
+  local wins = st and st.attached and st.plan.n > 0 and same_windows(st, buf)
   local reloaded = st and st.edits[1] and st.edits[1][2] == math.huge
   if not wins or reloaded or has_move(st.edits) then
     local applied = M.apply(plan)
     return applied.error and applied or -2
   end
-  local get, n = reader(plan.folds)
+  local p = view(plan)
   local spans = dirty_lines(st.edits, api.nvim_buf_line_count(buf))
-  local create, delete, around = diff(st, get, n, spans)
+  local create, delete, around = diff(st, p, spans)
   if vim.g.nvimpam_debug_refold then
     local c = {}
-    for _, f in ipairs(create) do c[#c + 1] = get(f * STRIDE + 1) .. '-' .. get(f * STRIDE + 2) end
+    for _, f in ipairs(create) do c[#c + 1] = p.s(f) .. '-' .. p.e(f) end
     vim.g.nvimpam_debug_refold = vim.inspect({ edits = st.edits, spans = spans, create = c, delete = delete, around = around })
   end
   local origin = api.nvim_get_current_win()
   local ok, err = pcall(function()
     for _, win in ipairs(wins) do
       api.nvim_win_call(win, function()
-        local view = fn.winsaveview()
-        refold_window(get, n, spans, create, delete, around, vim.wo.foldlevel)
-        fn.winrestview(view)
+        local saved = fn.winsaveview()
+        refold_window(p, spans, create, delete, around, vim.wo.foldlevel)
+        fn.winrestview(saved)
       end)
     end
   end)
@@ -694,8 +729,7 @@ function M.refold(plan)
     end
     return -2
   end
-  set_plan(st, get, n)
-  st.names, st.edits = plan.names, {}
+  st.plan, st.names, st.edits = p, plan.names, {}
   st.tick = api.nvim_buf_get_changedtick(buf)
   return #create + #delete
 end
@@ -706,8 +740,8 @@ function M.refold_error(buf)
   return st and st.refold_error
 end
 
---- The plan a buffer's folds were last made from, as {get = reader, n = folds} (for benchmarks
---- and tests); a new table with every new plan.
+--- The plan a buffer's folds were last made from, as a view (see view(): n, and s, e, name and
+--- count by fold index; for benchmarks and tests); a new table with every new plan.
 function M.applied(buf)
   return buffer_state(bufnr(buf)).plan
 end
@@ -717,23 +751,21 @@ function M.forget(buf)
   buffers[bufnr(buf)] = nil
 end
 
--- Binary search for the fold (s, e) in a plan sorted by end ascending; its first integer's index.
-local function find(st, s, e)
-  local get = st.get
-  local lo, hi = 0, st.n - 1
+-- Binary search for the fold (s, e) in a plan sorted by end ascending; its index.
+local function find(p, s, e)
+  local lo, hi = 0, p.n - 1
   while lo <= hi do
     local mid = math.floor((lo + hi) / 2)
-    local me = get(mid * STRIDE + 2)
+    local me = p.e(mid)
     if me < e then
       lo = mid + 1
     elseif me > e then
       hi = mid - 1
     else
       -- At most a level-1 and a level-2 fold share an end; they are neighbours.
-      for f = math.max(0, mid - 1), math.min(st.n - 1, mid + 1) do
-        local i = f * STRIDE + 1
-        if get(i) == s and get(i + 1) == e then
-          return i
+      for f = math.max(0, mid - 1), math.min(p.n - 1, mid + 1) do
+        if p.s(f) == s and p.e(f) == e then
+          return f
         end
       end
       return nil
@@ -747,12 +779,12 @@ end
 function M.foldtext()
   local st = buffers[api.nvim_get_current_buf()]
   local s, e = vim.v.foldstart, vim.v.foldend
-  local i = st and find(st, s, e)
-  if not i then
+  local f = st and find(st.plan, s, e)
+  if not f then
     return fn.foldtext()
   end
-  local name = st.names[st.get(i + 2) + 1] or '?'
-  local count = st.get(i + 3)
+  local name = st.names[st.plan.name(f) + 1] or '?'
+  local count = st.plan.count(f)
   if count > 0 then
     return ' ' .. count .. ' ' .. name .. 's '
   end

@@ -163,8 +163,7 @@ class FoldStrategyTest {
   void aFailingFoldIsReportedAndLeavesNoHalfAppliedFolds(String strategy) throws IOException {
     byte[] deck = exampleDeck();
     Buffer buf = open(deck);
-    // A plan for a longer deck than the buffer: its last fold reaches past the end.
-    FoldPlan plan = FoldParser.parse(Lines.ofLatin1(lines(deck, "NODE  /        1")), new FoldOptions(true)).plan(false);
+    FoldPlan plan = planPastTheEnd(deck);
 
     FoldStrategyException e = assertThrows(FoldStrategyException.class,
         () -> FoldStrategies.byName(strategy).apply(nvim, buf, plan));
@@ -178,12 +177,8 @@ class FoldStrategyTest {
   @Test
   void everyStrategyAndTheLiveRefoldNameTheFailingFoldByTheSameValue() throws IOException {
     byte[] deck = exampleDeck();
-    FoldPlan plan = FoldParser.parse(Lines.ofLatin1(lines(deck, "NODE  /        1")), new FoldOptions(true)).plan(false);
-    int lineCount = Lines.split(deck).count();
-    int bad = 0;
-    while (plan.end(bad) <= lineCount) {
-      bad++;
-    }
+    FoldPlan plan = planPastTheEnd(deck);
+    int bad = firstPastTheEnd(plan, deck);
     List<String> failing = new ArrayList<>(FoldStrategies.names());
     failing.add("live refold");
 
@@ -210,12 +205,8 @@ class FoldStrategyTest {
   @Test
   void luaAndVimlNameTheFailingFoldWhereverItSitsOnItsCommandLine() throws IOException {
     byte[] deck = exampleDeck();
-    FoldPlan plan = FoldParser.parse(Lines.ofLatin1(lines(deck, "NODE  /        1")), new FoldOptions(true)).plan(false);
-    int lineCount = Lines.split(deck).count();
-    int bad = 0;
-    while (plan.end(bad) <= lineCount) {
-      bad++;
-    }
+    FoldPlan plan = planPastTheEnd(deck);
+    int bad = firstPastTheEnd(plan, deck);
     assertTrue(bad > 2, "the failing fold has folds before it");
     // First, second and last of its line, alone on it, on the one line of all folds.
     for (int perLine : new int[] {bad, bad - 1, bad + 1, 1, plan.size()}) {
@@ -246,6 +237,21 @@ class FoldStrategyTest {
   static Stream<Arguments> sizedLines() {
     return Stream.of(1, 7, 999, 1000, 5000).flatMap(k -> Stream.of(Arguments.of(LuaStrategy.NAME, k),
         Arguments.of(VimlStrategy.NAME, k)));
+  }
+
+  /** A plan for a longer deck than the buffer: its last fold reaches past the end. */
+  private static FoldPlan planPastTheEnd(byte[] deck) {
+    return FoldParser.parse(Lines.ofLatin1(lines(deck, "NODE  /        1")), new FoldOptions(true)).plan(false);
+  }
+
+  /** The index of the first fold that ends past the deck's last line. */
+  private static int firstPastTheEnd(FoldPlan plan, byte[] deck) {
+    int lineCount = Lines.split(deck).count();
+    int bad = 0;
+    while (plan.end(bad) <= lineCount) {
+      bad++;
+    }
+    return bad;
   }
 
   /** The deck's lines plus extra ones, as Latin-1 strings. */

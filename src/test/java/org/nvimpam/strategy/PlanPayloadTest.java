@@ -106,6 +106,21 @@ class PlanPayloadTest {
       return out.stream();
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("org.nvimpam.strategy.FoldStrategyTest#strategyNames")
+    void aPlanWithoutFoldsClearsTheFoldsThere(String strategy) throws IOException {
+      byte[] example = EmbeddedNvim.exampleDeck();
+      Buffer buf = open(nvim, example);
+      FoldStrategies.byName(strategy).apply(nvim, buf, plan(example));
+      FoldPlan none = plan("$ only a comment\n".getBytes(StandardCharsets.US_ASCII));
+      assertEquals(0, none.size());
+
+      FoldStrategies.byName(strategy).apply(nvim, buf, none);
+
+      assertEquals(new FoldTree(List.of()), FoldTree.read(nvim), strategy);
+      assertEquals(0L, EmbeddedNvim.lua(nvim, "return require('nvimpam.folds').applied(0).n"));
+    }
+
     @ParameterizedTest(name = "{0}, {1} names")
     @MethodSource("cases")
     void foldTextsNameEveryFold(String strategy, int names) throws IOException {

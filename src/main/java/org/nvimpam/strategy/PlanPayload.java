@@ -17,9 +17,10 @@ import org.nvimpam.fold.FoldPlan;
  * four integers took 16, and every byte Neovim reads costs it about 1.3 ns.
  */
 final class PlanPayload {
-  private PlanPayload() {}
-
+  /** Folds per payload write. */
   private static final int CHUNK_FOLDS = 4096;
+
+  private PlanPayload() {}
 
   /** The payload for our Lua code. */
   static void packForLua(MessagePacker out, long buffer, FoldPlan plan) throws IOException {
@@ -53,8 +54,16 @@ final class PlanPayload {
     }
     out.packString("buf");
     out.packLong(buffer);
+    byte[] chunk = new byte[Math.min(Math.max(plan.size(), 1), CHUNK_FOLDS) * 8];
+    packFolds(out, plan, chunk);
+    packKinds(out, plan, chunk);
+    packGroups(out, plan, chunk);
+    names(out, plan);
+  }
+
+  /** {@code folds}: start and end of every fold. */
+  private static void packFolds(MessagePacker out, FoldPlan plan, byte[] chunk) throws IOException {
     int n = plan.size();
-    byte[] chunk = new byte[Math.min(Math.max(n, 1), CHUNK_FOLDS) * 8];
     out.packString("folds");
     out.packBinaryHeader(n * 8);
     for (int from = 0; from < n; from += CHUNK_FOLDS) {
@@ -66,6 +75,11 @@ final class PlanPayload {
       }
       out.writePayload(chunk, 0, p);
     }
+  }
+
+  /** {@code kinds}: the name index of every fold, {@link #nameWidth} bytes each. */
+  private static void packKinds(MessagePacker out, FoldPlan plan, byte[] chunk) throws IOException {
+    int n = plan.size();
     int width = nameWidth(plan.names().length);
     out.packString("kinds");
     out.packBinaryHeader(n * width);
@@ -77,6 +91,11 @@ final class PlanPayload {
       }
       out.writePayload(chunk, 0, p);
     }
+  }
+
+  /** {@code groups}: index and member count of each level-2 fold. */
+  private static void packGroups(MessagePacker out, FoldPlan plan, byte[] chunk) throws IOException {
+    int n = plan.size();
     int groups = 0;
     for (int i = 0; i < n; i++) {
       if (plan.count(i) > 0) {
@@ -97,7 +116,6 @@ final class PlanPayload {
       }
     }
     out.writePayload(chunk, 0, p);
-    names(out, plan);
   }
 
   /** Bytes per name index: 1, 2 or 4, as few as hold every index below {@code names}. */

@@ -94,7 +94,7 @@ final class Folder {
       try {
         s.newStrategy().apply(nvim, buffer, plan);
       } catch (FoldStrategyException e) {
-        throw FoldFailure.of(e, plan);
+        throw FoldFailure.of(e);
       }
       return null;
     });
@@ -140,13 +140,8 @@ final class Folder {
       this.value = value;
     }
 
-    static FoldFailure of(FoldStrategyException e, FoldPlan plan) {
-      ErrorValue v = e.error();
-      int i = e.foldIndex();
-      if (v.of() == 0 && i >= 0 && i < plan.size()) { // the strategy knew the fold only by its index
-        v = new ErrorValue(v.code(), v.message(), v.fold(), plan.size(), plan.start(i), plan.end(i), v.strategy());
-      }
-      return new FoldFailure(v, e);
+    static FoldFailure of(FoldStrategyException e) {
+      return new FoldFailure(e.error(), e);
     }
 
     ErrorValue value() {

@@ -103,11 +103,10 @@ abstract class CommandStreamStrategy implements FoldStrategy {
     }
     if (cause instanceof NvimErrorException e && s.folds() > 1) {
       int last = s.firstFold() + s.folds() - 1;
-      return new FoldStrategyException(name(), s.firstFold(),
+      return new FoldStrategyException(name(), -1,
           "one of folds " + (s.firstFold() + 1) + "-" + (last + 1) + " (lines " + plan.start(s.firstFold()) + "-"
               + plan.end(last) + "): " + e.nvimMessage(), e);
     }
     return new FoldStrategyException(name(), -1, String.valueOf(cause.getMessage()), cause);
   }
-
 }

@@ -69,11 +69,6 @@ public final class FoldStrategyException extends RuntimeException {
     return error.strategy();
   }
 
-  /** The 0-based index in plan order of the fold that failed, or -1. */
-  public int foldIndex() {
-    return error.fold() - 1;
-  }
-
   /** The failure as it crosses to the Lua side; its message is this exception's. */
   public ErrorValue error() {
     return error;

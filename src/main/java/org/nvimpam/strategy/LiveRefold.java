@@ -1,11 +1,8 @@
 package org.nvimpam.strategy;
 
-import java.util.concurrent.CompletionException;
 import org.nvimpam.fold.FoldPlan;
-import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Nvim;
-import org.nvimpam.rpc.NvimErrorException;
 
 /**
  * Refolds a live buffer after edits: one {@code nvim_exec_lua} call to {@code refold()} in
@@ -39,18 +36,10 @@ public final class LiveRefold {
    *     the windows are then left without folds, not half-folded
    */
   public static Result apply(Nvim nvim, Buffer buffer, FoldPlan plan, long changedtick) {
-    Object reply;
-    try {
-      reply = Await.call(nvim.execLua(REFOLD, out -> {
-        out.packArrayHeader(1);
-        PlanPayload.packForLua(out, buffer.id(), plan, changedtick);
-      }), "the live refold");
-    } catch (CompletionException | Await.DeadlineException e) {
-      Throwable cause = RefreshFrame.cause(e);
-      String message = cause instanceof NvimErrorException n ? n.nvimMessage() : String.valueOf(cause.getMessage());
-      throw new FoldStrategyException(NAME, -1, message, cause);
-    }
-    SingleCallStrategy.failIfError(NAME, reply);
+    Object reply = SingleCallStrategy.result(NAME, nvim.execLua(REFOLD, out -> {
+      out.packArrayHeader(1);
+      PlanPayload.packForLua(out, buffer.id(), plan, changedtick);
+    }), "the live refold");
     int n = reply instanceof Number num ? num.intValue() : 0;
     return switch (n) {
       case -1 -> new Result(Outcome.STALE, 0);

@@ -42,25 +42,29 @@ abstract class SingleCallStrategy implements FoldStrategy {
 
   @Override
   public final void apply(Nvim nvim, Buffer buffer, FoldPlan plan) {
-    Object result;
-    try {
-      result = Await.call(call(nvim, buffer, plan), "the " + name() + " strategy's call");
-    } catch (CompletionException | Await.DeadlineException e) {
-      Throwable cause = RefreshFrame.cause(e);
-      String message = cause instanceof NvimErrorException n ? n.nvimMessage() : String.valueOf(cause.getMessage());
-      throw new FoldStrategyException(name(), -1, message, cause);
-    }
-    failIfError(name(), result);
+    Object result = result(name(), call(nvim, buffer, plan), "the " + name() + " strategy's call");
     if (!(result instanceof Map<?, ?> m && m.get("ok") instanceof Number n && n.intValue() == plan.size())) {
       throw new FoldStrategyException(name(), -1, "Neovim answered " + result + " where it should have made "
           + plan.size() + " folds", null);
     }
   }
 
-  /** Throws the error of a {@code {error = value}} result of our Lua/VimL code. */
-  static void failIfError(String strategy, Object result) {
+  /**
+   * The result of a call into our Lua/VimL code, which answers a failure with {@code {error =
+   * value}}; that value, a failed call or a passed deadline throws, as {@code strategy}'s failure.
+   */
+  static Object result(String strategy, CompletableFuture<?> call, String what) {
+    Object result;
+    try {
+      result = Await.call(call, what);
+    } catch (CompletionException | Await.DeadlineException e) {
+      Throwable cause = RefreshFrame.cause(e);
+      String message = cause instanceof NvimErrorException n ? n.nvimMessage() : String.valueOf(cause.getMessage());
+      throw new FoldStrategyException(strategy, -1, message, cause);
+    }
     if (result instanceof Map<?, ?> m && m.get("error") instanceof Map<?, ?> error) {
       throw new FoldStrategyException(strategy, ErrorValue.from(error), null);
     }
+    return result;
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.util.Random;
@@ -24,6 +25,12 @@ class RpcConnectionStreamTest {
     ExecutionException e =
         assertThrows(ExecutionException.class, () -> f.get(1, TimeUnit.SECONDS));
     return e.getCause();
+  }
+
+  /** A connection that reads what {@code peer} writes and writes into {@code wire}. */
+  private static RpcConnection overPipe(PipedOutputStream peer, OutputStream wire) throws IOException {
+    return RpcConnection.start(new StreamTransport(new PipedInputStream(peer), wire, "test streams"),
+        RpcLimits.defaults());
   }
 
   @Test
@@ -50,9 +57,7 @@ class RpcConnectionStreamTest {
   @Test
   void endOfStreamClosesCleanlyAndFailsPendingCalls() throws Exception {
     PipedOutputStream peer = new PipedOutputStream();
-    RpcConnection c = RpcConnection.start(
-        new StreamTransport(new PipedInputStream(peer), new ByteArrayOutputStream(), "test streams"),
-        RpcLimits.defaults());
+    RpcConnection c = overPipe(peer, new ByteArrayOutputStream());
     CompletableFuture<Long> call = c.request("x", NO_ARGS, LONG);
     peer.close();
     Throwable t = failure(call);
@@ -74,8 +79,7 @@ class RpcConnectionStreamTest {
   void aFailingEncoderSendsNothingAndTheNextMessageIsWhole() throws Exception {
     ByteArrayOutputStream wire = new ByteArrayOutputStream();
     PipedOutputStream peer = new PipedOutputStream();
-    RpcConnection c = RpcConnection.start(
-        new StreamTransport(new PipedInputStream(peer), wire, "test streams"), RpcLimits.defaults());
+    RpcConnection c = overPipe(peer, wire);
     CompletableFuture<Long> bad = c.request("bad", out -> {
       out.packArrayHeader(2).packString("x".repeat(MessageSink.STREAM_ABOVE - 100));
       throw new IOException("encoder gave up");
@@ -101,8 +105,7 @@ class RpcConnectionStreamTest {
   void aLargeMessageGoesOutInPiecesAndArrivesWhole() throws Exception {
     ByteArrayOutputStream wire = new ByteArrayOutputStream();
     PipedOutputStream peer = new PipedOutputStream();
-    RpcConnection c = RpcConnection.start(
-        new StreamTransport(new PipedInputStream(peer), wire, "test streams"), RpcLimits.defaults());
+    RpcConnection c = overPipe(peer, wire);
     byte[] bin = new byte[3 * MessageSink.STREAM_ABOVE + 17];
     new Random(7).nextBytes(bin);
     String text = "y".repeat(MessageSink.STREAM_ABOVE / 3);
@@ -136,8 +139,7 @@ class RpcConnectionStreamTest {
   void anEncoderFailingAfterPartOfItsMessageWentOutClosesTheConnection() throws Exception {
     ByteArrayOutputStream wire = new ByteArrayOutputStream();
     PipedOutputStream peer = new PipedOutputStream();
-    RpcConnection c = RpcConnection.start(
-        new StreamTransport(new PipedInputStream(peer), wire, "test streams"), RpcLimits.defaults());
+    RpcConnection c = overPipe(peer, wire);
     CompletableFuture<Long> pendingCall = c.request("slow", NO_ARGS, LONG);
     CompletableFuture<Long> bad = c.request("bad", out -> {
       out.packArrayHeader(2).packString("x".repeat(2 * MessageSink.STREAM_ABOVE));

@@ -211,6 +211,10 @@ public final class BufferLoad implements BufferListener {
         fetched = first + data.count();
       }
       count += delta;
+      if (count == 0) { // so fetched is 0 too, and stale
+        deck.replace(0, 0, BufferListener.lineLeftWhenEmptied());
+        fetched = count = 1;
+      }
       if (stale) {
         epoch++;
         requestedTo = fetched;

@@ -13,6 +13,7 @@ import org.nvimpam.fold.FoldEngine;
 import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.fold.FoldSet;
 import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.BufferListener;
 import org.nvimpam.nvim.BufferLoad;
 import org.nvimpam.strategy.FoldStrategyException;
 
@@ -202,6 +203,7 @@ final class LiveBuffer implements BufferLoad.Target {
       long t0 = System.nanoTime();
       try {
         engine.apply(firstline, lastline, linedata);
+        if (engine.deck().lineCount() == 0) engine.apply(0, 0, BufferListener.lineLeftWhenEmptied());
       } catch (RuntimeException e) { // an edit outside the lines we hold: we lost track
         phase = Phase.CLOSED;
         cancelPending();

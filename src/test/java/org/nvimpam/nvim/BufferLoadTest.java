@@ -59,7 +59,7 @@ class BufferLoadTest {
   }
 
   /** What LiveBuffer does with a load, recorded for the test; edits are made at given progress. */
-  private final class Recorder implements BufferLoad.Target {
+  private class Recorder implements BufferLoad.Target {
     final FoldEngine engine = new FoldEngine(new FoldOptions(true));
     final CompletableFuture<BufferLoad.Stats> loaded = new CompletableFuture<>();
     final List<CompletableFuture<?>> edits = new ArrayList<>();
@@ -99,7 +99,7 @@ class BufferLoadTest {
      * Edits across, at, after and inside the fetched prefix {@code [0, f)}, in an order where
      * each position is known in the numbering Neovim applies it in; sent from here, not awaited.
      */
-    private void editAround(int f, int count, int round) {
+    void editAround(int f, int count, int round) {
       set(f - 1, f + 1, SHELL, BEAM); // a change in place across its end: it now ends at f + 1
       int p = f + 1;
       if (round % 2 == 0) { // alone (the chunk asked meanwhile must be dropped) or with the rest
@@ -117,7 +117,7 @@ class BufferLoadTest {
       set(10 + round, 11 + round, SHELL); // near the top
     }
 
-    private void set(int start, int end, String... lines) {
+    final void set(int start, int end, String... lines) {
       edits.add(nvim.call("nvim_buf_set_lines", out -> {
         out.packArrayHeader(5);
         nvim.writeBuffer(out, buf);
@@ -150,6 +150,24 @@ class BufferLoadTest {
 
     assertEquals(2 * 2 + 2 * 9, stats.editsDuringLoad(), "edits during the load: " + stats);
     assertEngineMatchesTheBuffer(r);
+  }
+
+  @Test
+  void aBufferEmptiedDuringTheLoadHoldsTheEmptyLineThatLaterEditsCount() throws Exception {
+    Recorder r = new Recorder(0.3) {
+      @Override
+      void editAround(int f, int count, int round) {
+        set(0, -1); // every line: Neovim keeps one empty line, and no event says so
+        set(1, 1, SHELL, BEAM); // after that line
+        set(0, 1, "PART  /       12   SHELL"); // that line itself
+      }
+    };
+    BufferLoad.start(nvim, buf, r, ONE_AT_A_TIME);
+
+    r.loaded.get(120, TimeUnit.SECONDS);
+
+    assertEngineMatchesTheBuffer(r);
+    assertEquals(3, r.engine.deck().lineCount());
   }
 
   @Test

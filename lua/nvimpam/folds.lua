@@ -641,16 +641,16 @@ local function refold_window(p, spans, create, delete, around, foldlevel)
   end
 end
 
--- Whether the edits hold a :move (k lines put in, then k lines taken out, or the reverse): Neovim
--- moves the folds of the moved lines along with them (foldMoveRange), which the edits cannot tell
--- apart from a delete and an insert, so such a refold starts from no folds.
+-- Whether the edits may hold a :move: Neovim moves the folds of the moved lines along with them
+-- (foldMoveRange), which the edits cannot tell apart from an insert and a delete, so such a refold
+-- starts from no folds. :move always puts the k lines in first and then takes the k lines out
+-- (0.7 to 0.12); a delete followed by an insert (ddp, ddkP) moves no fold and refolds as usual.
 local function has_move(edits)
   for k = 2, #edits do
     local a, b = edits[k - 1], edits[k]
     local a_in, a_out = a[3] - a[1], a[2] - a[1]
     local b_in, b_out = b[3] - b[1], b[2] - b[1]
-    if (a_out == 0 and b_in == 0 and a_in == b_out and a_in > 0)
-        or (a_in == 0 and b_out == 0 and a_out == b_in and a_out > 0) then
+    if a_out == 0 and b_in == 0 and a_in == b_out and a_in > 0 then
       return true
     end
   end

@@ -158,6 +158,27 @@ class LiveRefoldIT {
     }
   }
 
+  /**
+   * ddp moves no fold in Neovim, and refolds only what it touched; :move moves the folds of its
+   * lines (foldMoveRange), which a refold cannot tell from an insert and a delete, and starts from
+   * no folds.
+   */
+  @Test
+  void aSwapOfLinesRefoldsInPlaceAndAMoveFromNoFolds() throws Exception {
+    RandomDecks decks = new RandomDecks(SEED);
+    Buffer b = openInTwoWindows(deck(decks, 60), deck(decks, 3));
+    int middle = ((Number) lua("return math.floor(vim.fn.line('$') / 2)")).intValue();
+    lua("vim.cmd('normal! ' .. (...) .. 'Gddp')", middle);
+    awaitRefold(b, "ddp");
+    assertTrees(b, "ddp");
+    assertEquals(0L, outcomes().get("whole"), "ddp: " + outcomes());
+    assertTrue((Long) outcomes().get("changed") >= 1, "ddp: " + outcomes());
+    lua("vim.cmd((...) .. ',' .. ((...) + 3) .. 'm0')", middle);
+    awaitRefold(b, ":m0");
+    assertTrees(b, ":m0");
+    assertEquals(1L, outcomes().get("whole"), ":m0");
+  }
+
   private Map<?, ?> outcomes() {
     return (Map<?, ?>) lua("return _G.outcomes");
   }
@@ -211,7 +232,7 @@ class LiveRefoldIT {
       case 10 -> ":" + l + "," + Math.min(last, l + 3 + k * 5) + "g/^\\(\\$\\|NODE\\|  \\)/d";
       case 11 -> ":" + l + "," + Math.min(last, l + k) + "s/^\\$/  /e";
       case 12 -> ":" + l + "," + Math.min(last, l + k) + "m" + r.nextInt(last + 1);
-      case 13 -> l + "Gyyp";
+      case 13 -> l + "Gddp";
       case 14 -> ":" + l + "," + Math.min(last, l + 2 + k * 3) + "sort";
       case 15 -> ":" + l + "," + Math.min(last, l + k) + "!sort -r";
       case 16 -> ":" + l + "read " + dir.resolve("card.pc");

@@ -26,11 +26,17 @@ public final class Deck {
   private static final int FIRST_EDIT_SEGMENT = 4096;
   /** Segments copied per compaction at most, so that one costs a bounded time and extra heap. */
   private static final int COMPACT_AT_ONCE = 16;
+  /**
+   * The address of every empty line: slot 0, which holds no bytes and is never freed. An empty line
+   * left in the segment of its neighbours would outlive that segment's slot, and releasing it would
+   * free the slot a second time (two later segments would then share it).
+   */
+  private static final int EMPTY_LINE = 0;
 
-  private byte[][] segments = new byte[4][];
+  private byte[][] segments = {new byte[0], null, null, null};
   private int[] used = new int[4]; // bytes written into each slot (live, garbage, or free-to-write)
   private int[] live = new int[4]; // bytes of lines held in each slot
-  private int slots; // slots [0, slots) have been handed out
+  private int slots = 1; // slots [0, slots) have been handed out, slot 0 to the empty lines
   private int[] freeSlots = new int[4];
   private int freeCount;
   private int editSlot = -1; // where replacement lines go
@@ -146,7 +152,7 @@ public final class Deck {
       int g = gapStart;
       long b = 0;
       for (int i = from; i < to; i++, g++) {
-        addr[g] = base | c.offs[i];
+        addr[g] = c.lens[i] == 0 ? EMPTY_LINE : base | c.offs[i];
         lens[g] = c.lens[i];
         b += c.lens[i];
       }
@@ -176,6 +182,11 @@ public final class Deck {
       byte[] d = replacement.data();
       for (int i = 0; i < k; i++) {
         int len = replacement.length(i);
+        if (len == 0) {
+          addr[gapStart] = EMPTY_LINE;
+          lens[gapStart++] = 0;
+          continue;
+        }
         int slot = editRoom(len);
         int off = used[slot];
         System.arraycopy(d, replacement.start(i), segments[slot], off, len);
@@ -194,6 +205,7 @@ public final class Deck {
 
   /** Forgets the line at index slot {@code s}: its bytes become garbage, its segment maybe free. */
   private void release(int s) {
+    if (lens[s] == 0) return; // in slot 0, which is never freed
     int slot = addr[s] >>> SEGMENT_BITS;
     live[slot] -= lens[s];
     liveBytes -= lens[s];

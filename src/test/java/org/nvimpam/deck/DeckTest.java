@@ -76,6 +76,27 @@ class DeckTest {
     assertSameLines(model, d);
   }
 
+  /**
+   * An empty line holds no bytes, but it sat in a segment: when its neighbours went, the segment was
+   * freed, and when the empty line went too, freed a second time. Two later segments then got the
+   * same slot, and the lines of the first read the bytes of the second (a live buffer edited in
+   * Replace mode showed it: the JVM's copy turned to garbage, and its folds with it).
+   */
+  @Test
+  void anEmptyLineNeverFreesItsSegmentTwice() {
+    Deck d = Deck.of(Lines.ofLatin1("a", "", "b"));
+    d.replace(0, 1, Lines.ofLatin1("c"));
+    d.replace(2, 3, Lines.ofLatin1("d")); // the loaded segment now holds only the empty line
+    d.replace(1, 2, Lines.ofLatin1("e")); // and loses it
+    byte[] x = new byte[Deck.SEGMENT_BYTES + 1];
+    byte[] y = new byte[Deck.SEGMENT_BYTES + 1];
+    java.util.Arrays.fill(x, (byte) 'x');
+    java.util.Arrays.fill(y, (byte) 'y');
+    d.replace(0, 1, lines(List.of(x))); // each longer than a segment: a new slot each
+    d.replace(2, 3, lines(List.of(y)));
+    assertSameLines(List.of(x, "e".getBytes(), y), d);
+  }
+
   @Test
   void garbageIsCompactedAway() {
     List<byte[]> model = new ArrayList<>();

@@ -239,7 +239,9 @@ class LiveRefoldIT {
       case 17 -> l + "G>>";
       case 18 -> l + "G\u0016" + (k > 0 ? k + "j" : "") + "I$\u001b"; // a comment in block insert
       case 19 -> l + "GR" + text + "\u001b";
-      case 20 -> l + "G3.";
+      // No count: a count past the last line fails the change, and Neovim then runs the rest of
+      // it, the typed text, as Normal-mode keys; a "6." in that text repeats the change forever.
+      case 20 -> l + "G.";
       case 21 -> ":earlier " + (1 + k);
       case 22 -> ":later " + (1 + k);
       case 23 -> r.nextInt(3) == 0 ? ":%d" : ":undo 0";

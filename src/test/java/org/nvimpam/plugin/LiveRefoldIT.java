@@ -90,7 +90,8 @@ class LiveRefoldIT {
    * refolds are diffs.
    */
   private Buffer openInTwoWindows(byte[] deck, byte[] card) throws Exception {
-    lua("require('nvimpam').setup({ jar = '" + EmbeddedNvim.jar() + "', auto_attach = false, debounce_ms = 0 })");
+    lua("require('nvimpam').setup({ jar = '" + EmbeddedNvim.jar()
+        + "', auto_attach = false, debounce_ms = 0 })");
     Files.write(dir.resolve("card.pc"), card);
     EmbeddedNvim.edit(nvim, deck, dir);
     Buffer b = nvim.currentBuffer().join();
@@ -130,8 +131,9 @@ class LiveRefoldIT {
     Map<?, ?> outcomes = outcomes();
     long changed = ((Number) outcomes.get("changed")).longValue();
     long fromNone = ((Number) outcomes.get("from_none")).longValue();
-    assertTrue(changed >= (changes - fromNone) * 0.8, "most refolds change only what differs: " + outcomes + " for "
-        + changes + " changes; last fallback: " + lua("return require('nvimpam.folds').refold_error(0)"));
+    assertTrue(changed >= (changes - fromNone) * 0.8, "most refolds change only what differs: "
+        + outcomes + " for " + changes + " changes; last fallback: "
+        + lua("return require('nvimpam.folds').refold_error(0)"));
   }
 
   /**

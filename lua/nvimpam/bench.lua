@@ -97,6 +97,13 @@ local inside = {
   ['split-execute'] = function()
     api.nvim_command('call nvimpam#execute_lines(g:nvimpam_bench_lines_script)')
   end,
+  -- lua where Neovim's foldCreate() can be called (nvimpam.native): that, over the plan's folds
+  ['fold-create'] = require('nvimpam.native').creator() and function(p)
+    local create, plan = require('nvimpam.native').creator(), p.plan
+    for f = 0, plan.n - 1 do
+      create(plan.s(f), plan.e(f))
+    end
+  end or nil,
   -- pipe: win_execute() of each '|'-joined line
   ['pipe-lines'] = function(p)
     local lines, run, win = p.pipe, fn.win_execute, api.nvim_get_current_win()

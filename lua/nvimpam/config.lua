@@ -43,6 +43,7 @@ M.defaults = {
   auto_attach = true, -- fold pamcrash buffers when opened and keep them folded while editing
   live = true, -- refold while editing (with auto_attach, or after :NvimpamFoldAttach)
   timeout_ms = 60000, -- how long a command waits for the JVM (a 10M-line deck folds in ~10 s)
+  native_folds = true, -- create folds through Neovim's own C function where known safe (lua/nvimpam/native.lua)
 }
 for key, value in pairs(M.contract()) do
   local name = key:match('^option%.(.+)$')

@@ -18,6 +18,7 @@ local M = {}
 
 local api = vim.api
 local fn = vim.fn
+local native = require('nvimpam.native')
 
 local FOLDTEXT = "v:lua.require'nvimpam.folds'.foldtext()"
 
@@ -63,6 +64,8 @@ local function view(plan)
     -- Each function holds its string, and so the memory its pointer reads.
     return {
       n = n,
+      ends = se, -- start and end of fold f at [2 * f] and [2 * f + 1]
+      holds = folds, -- the string `ends` points into
       s = function(f)
         local _ = folds
         return se[2 * f]
@@ -329,12 +332,47 @@ function M.finish(buf, failed)
   end
 end
 
+-- Creates the plan's folds by calling foldCreate() (nvimpam.native); false, with no folds made,
+-- when that cannot be used here, when a fold lies outside the buffer (foldCreate() does not check;
+-- the :fold commands name the first such fold), or when the first fold came out other than asked
+-- (then never again this session).
+local function create_natively(p)
+  local create = native.creator()
+  if not create or not p.ends or p.n == 0 or vim.wo.foldmethod ~= 'manual' then
+    return false
+  end
+  local count, ends = api.nvim_buf_line_count(0), p.ends
+  for f = 0, 2 * p.n - 1, 2 do
+    local s, e = ends[f], ends[f + 1]
+    if s < 1 or e < s or e > count then
+      return false
+    end
+  end
+  local s, e = ends[0], ends[1]
+  create(s, e)
+  -- The only fold so far: lines s to e at level 1, their neighbours at 0 ('foldminlines' may keep
+  -- a short fold from showing closed, so foldclosed() cannot tell).
+  local level = fn.foldlevel
+  if level(s) ~= 1 or level(e) ~= 1 or (s > 1 and level(s - 1) ~= 0) or (e < count and level(e + 1) ~= 0) then
+    native.disable(string.format('foldCreate() gave lines %d-%d fold levels %d-%d', s, e, level(s), level(e)))
+    api.nvim_command('normal! zE')
+    return false
+  end
+  for f = 2, 2 * p.n - 1, 2 do
+    create(ends[f], ends[f + 1])
+  end
+  return true
+end
+
 -- Creates the plan's folds in the current window; nil, or the error value (see contract.properties)
--- naming the failing fold, counted from 1 in plan order. With `cmds`, the plan's commands in one
--- string of newline-separated lines of '|'-joined commands, nvimpam#execute_lines() runs them from
--- C (a Lua loop of nvim_command costs a fifth more); when one fails, the folds are made again one
--- by one to name it.
+-- naming the failing fold, counted from 1 in plan order. Natively where that can be used, else by
+-- commands: with `cmds`, the plan's commands in one string of newline-separated lines of
+-- '|'-joined commands, nvimpam#execute_lines() runs them from C (a Lua loop of nvim_command costs
+-- a fifth more); when one fails, the folds are made again one by one to name it.
 local function create_folds(p, cmds)
+  if create_natively(p) then
+    return
+  end
   if cmds then
     local ok = pcall(fn['nvimpam#execute_lines'], cmds)
     if ok then
@@ -356,7 +394,8 @@ local function create_folds(p, cmds)
   end
 end
 
---- The whole refresh in one call: the `lua` strategy. Returns { ok = folds per window }, or
+--- The whole refresh in one call: the `lua` strategy. Returns { ok = folds per window, native =
+--- whether the next plan can come without its commands (nvimpam.native creates the folds) }, or
 --- { error = value } with no folds left behind: a returned value reaches the JVM whole, where a
 --- table raised by error() arrives as NULL.
 function M.apply(plan)
@@ -377,7 +416,7 @@ function M.apply(plan)
   if failed then
     return { error = failed }
   end
-  return { ok = st.plan.n }
+  return { ok = st.plan.n, native = native.creator() ~= nil }
 end
 
 -- Live refolds ------------------------------------------------------------------------------------

@@ -59,6 +59,13 @@ function M.check()
     report_error('unknown strategy ' .. tostring(strategy), { 'Valid names: ' .. table.concat(config.strategies, ', ') })
   end
 
+  local creates_natively, why_not = require('nvimpam.native').creator()
+  if creates_natively then
+    ok("folds are created by Neovim's foldCreate(), called through LuaJIT's FFI")
+  else
+    info('folds are created by :fold commands (' .. why_not .. ')')
+  end
+
   if major and major >= 17 and require('nvimpam.compat').uv.fs_stat(jar) then
     -- The only way to know the JVM works is to ask it: this check starts it when it is not
     -- running (it then serves this Neovim's decks, as it would on first use).

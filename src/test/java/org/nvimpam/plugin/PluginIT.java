@@ -376,7 +376,7 @@ class PluginIT extends PluginTestBase {
 
     String message = String.valueOf(e);
     assertTrue(message.contains("unknown option 'stratgy'"), message);
-    assertTrue(message.contains("auto_attach, debounce_ms, generic_cards, jar, java, jvm_args, live, notify_lines, "
+    assertTrue(message.contains("auto_attach, debounce_ms, generic_cards, jar, java, jvm_args, live, native_folds, notify_lines, "
         + "one_line_folds, strategy, timeout_ms"), message);
   }
 

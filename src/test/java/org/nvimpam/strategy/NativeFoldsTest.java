@@ -1,0 +1,174 @@
+package org.nvimpam.strategy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.nvimpam.deck.Lines;
+import org.nvimpam.fold.FoldOptions;
+import org.nvimpam.fold.FoldParser;
+import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.gen.DeckGenerator;
+import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.Nvim;
+import org.nvimpam.testutil.EmbeddedNvim;
+import org.nvimpam.testutil.FoldTree;
+
+/**
+ * The lua strategy's folds made by Neovim's foldCreate() through LuaJIT's FFI (lua/nvimpam/native.lua)
+ * and by :fold commands, in a real headless Neovim: where each is used, that both give the plan's
+ * exact tree, and that the JVM stops sending the commands a Neovim does not need.
+ */
+class NativeFoldsTest {
+  /** The Neovims CI runs; native.lua's declaration was checked against their sources. */
+  private static final List<String> CHECKED = List.of("0.7.2", "0.10.4", "0.12.4");
+
+  @TempDir static Path dir;
+  static Nvim nvim;
+
+  @BeforeAll
+  static void start() throws IOException {
+    nvim = EmbeddedNvim.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    nvim.close();
+  }
+
+  @AfterEach
+  void defaults() {
+    lua("require('nvimpam.config').set({})");
+  }
+
+  private static Object lua(String code) {
+    return EmbeddedNvim.lua(nvim, code);
+  }
+
+  private static String version() {
+    return (String) lua("local v = vim.version() return v.major .. '.' .. v.minor .. '.' .. v.patch");
+  }
+
+  private static boolean createsNatively() {
+    return Boolean.TRUE.equals(lua("return require('nvimpam.native').creator() ~= nil"));
+  }
+
+  private static void nativeFolds(boolean on) {
+    lua("require('nvimpam.config').set({ native_folds = " + on + " })");
+  }
+
+  private static Buffer open(byte[] deck) throws IOException {
+    nvim.command("silent! %bwipeout!").join();
+    EmbeddedNvim.edit(nvim, deck, dir);
+    nvim.command("setlocal foldlevel=0").join();
+    return nvim.currentBuffer().join();
+  }
+
+  private static FoldPlan plan(byte[] deck, boolean oneLineFolds) {
+    return FoldParser.parse(Lines.split(deck), new FoldOptions(true)).plan(oneLineFolds);
+  }
+
+  @Test
+  void theNeovimsCiRunsCreateNatively() {
+    String version = version();
+    assumeTrue(CHECKED.contains(version), "Neovim " + version + " is not one CI runs");
+    assertTrue(createsNatively(), "Neovim " + version + ": " + lua("return select(2, require('nvimpam.native').creator())"));
+  }
+
+  @Test
+  void nativeFoldsFalseInSetupMeansCommandsAndSaysSo() {
+    nativeFolds(false);
+
+    assertEquals(List.of(false, "native_folds = false in setup()"),
+        lua("local c, why = require('nvimpam.native').creator() return { c ~= nil, why }"));
+  }
+
+  @ParameterizedTest(name = "one-line folds: {0}")
+  @ValueSource(booleans = {false, true})
+  void bothWaysGiveThePlansExactTree(boolean oneLineFolds) throws IOException {
+    for (byte[] deck : List.of(EmbeddedNvim.exampleDeck(), DeckGenerator.foldCountDeck(5000))) {
+      FoldPlan plan = plan(deck, oneLineFolds);
+      for (boolean on : new boolean[] {true, false}) {
+        nativeFolds(on);
+        Buffer buf = open(deck);
+        FoldStrategy lua = FoldStrategies.byName(LuaStrategy.NAME);
+        lua.apply(nvim, buf, plan); // the first call carries the commands, the second not
+        lua.apply(nvim, buf, plan);
+        nvim.command("setlocal foldminlines=0").join(); // so that the reader sees one-line folds closed
+        assertEquals(FoldTree.of(plan), FoldTree.read(nvim), "native_folds = " + on);
+      }
+    }
+  }
+
+  @Test
+  void aHighFoldminlinesKeepsCreatingNatively() throws IOException {
+    assumeTrue(createsNatively(), "this Neovim creates no folds natively");
+    byte[] deck = EmbeddedNvim.exampleDeck();
+    FoldPlan plan = plan(deck, true);
+    Buffer buf = open(deck);
+    nvim.command("setlocal foldminlines=50").join(); // folds that never show closed
+
+    FoldStrategies.byName(LuaStrategy.NAME).apply(nvim, buf, plan);
+
+    assertTrue(createsNatively(), "the check of the first fold does not rely on foldclosed()");
+    nvim.command("setlocal foldminlines=0").join(); // so that the reader sees one-line folds closed
+    assertEquals(FoldTree.of(plan), FoldTree.read(nvim));
+  }
+
+  @Test
+  void onlyTheFirstPlanToANativeNeovimCarriesCommands() throws IOException {
+    assumeTrue(createsNatively(), "this Neovim creates no folds natively");
+    byte[] deck = DeckGenerator.foldCountDeck(2000);
+    FoldPlan plan = plan(deck, false);
+    Buffer buf = open(deck);
+
+    long[] nativeSent = sentPerApply(buf, plan, 3);
+    nativeFolds(false);
+    long[] commandsSent = sentPerApply(buf, plan, 3);
+
+    // Each command is at least "S,Efold|": 8 bytes.
+    assertTrue(nativeSent[0] - nativeSent[1] >= 8L * plan.size(), "first " + nativeSent[0] + ", then " + nativeSent[1]);
+    assertEquals(nativeSent[1], nativeSent[2]);
+    assertEquals(nativeSent[0], commandsSent[0], "with native_folds = false, every plan carries its commands");
+    assertEquals(commandsSent[0], commandsSent[2]);
+    assertEquals(FoldTree.of(plan), FoldTree.read(nvim));
+  }
+
+  private static long[] sentPerApply(Buffer buf, FoldPlan plan, int times) {
+    FoldStrategy lua = FoldStrategies.byName(LuaStrategy.NAME);
+    long[] sent = new long[times];
+    for (int i = 0; i < times; i++) {
+      long before = nvim.rpc().bytesWritten();
+      lua.apply(nvim, buf, plan);
+      sent[i] = nvim.rpc().bytesWritten() - before;
+    }
+    return sent;
+  }
+
+  @Test
+  void afterADisableTheCommandsMakeTheFoldsAndSayWhy() throws IOException {
+    try (Nvim own = EmbeddedNvim.start()) {
+      byte[] deck = EmbeddedNvim.exampleDeck();
+      FoldPlan plan = plan(deck, false);
+      EmbeddedNvim.edit(own, deck, dir);
+      Buffer buf = own.currentBuffer().join();
+      EmbeddedNvim.lua(own, "require('nvimpam.native').disable('a test said so')");
+
+      FoldStrategies.byName(LuaStrategy.NAME).apply(own, buf, plan);
+
+      assertEquals(List.of(false, "a test said so"),
+          EmbeddedNvim.lua(own, "local c, why = require('nvimpam.native').creator() return { c ~= nil, why }"));
+      assertEquals(FoldTree.of(plan), FoldTree.read(own));
+    }
+  }
+}

@@ -26,12 +26,15 @@ end
 -- Our own names (asm() binds them to Neovim's symbols), so that no other plugin's declarations
 -- of the same C names can clash with these.
 local function declare(ffi, lnum)
-  ffi.cdef(string.format([[
+  -- Once per process: a reloaded module finds them declared (ffi.cdef cannot redefine).
+  if not pcall(ffi.typeof, 'nvimpam_pos_T') then
+    ffi.cdef(string.format([[
 typedef struct { %s lnum; int col; int coladd; } nvimpam_pos_T;
 typedef struct nvimpam_win_S nvimpam_win_T;
 extern nvimpam_win_T *nvimpam_curwin asm("curwin");
 void nvimpam_fold_create(nvimpam_win_T *wp, nvimpam_pos_T start, nvimpam_pos_T end) asm("foldCreate");
 ]], lnum))
+  end
   local C = ffi.C
   local _ = C.nvimpam_fold_create -- resolves the symbols now: a build without them fails here
   _ = C.nvimpam_curwin

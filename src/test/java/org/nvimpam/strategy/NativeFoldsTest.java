@@ -86,6 +86,17 @@ class NativeFoldsTest {
   }
 
   @Test
+  void aReloadedModuleStillCreatesNatively() {
+    assumeTrue(createsNatively(), "this Neovim creates no folds natively");
+
+    Object again = lua("local first = package.loaded['nvimpam.native'] package.loaded['nvimpam.native'] = nil"
+        + " local _, why = require('nvimpam.native').creator() package.loaded['nvimpam.native'] = first"
+        + " return why or 'made'");
+
+    assertEquals("made", again, "the C declarations of the first load are reused");
+  }
+
+  @Test
   void nativeFoldsFalseInSetupMeansCommandsAndSaysSo() {
     nativeFolds(false);
 

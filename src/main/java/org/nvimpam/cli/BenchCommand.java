@@ -37,8 +37,8 @@ import picocli.CommandLine.Spec;
     description = {
       "Measures every fold strategy in a headless Neovim: for each deck the time to get its lines,"
           + " to parse them into folds, and per strategy the time to apply the folds (median, min, max"
-          + " of the runs after warm-up) and the bytes sent, next to the floor: Neovim creating the same"
-          + " folds from a Lua loop.",
+          + " of the runs after warm-up) and the bytes sent, next to the floor: the fastest way found to run"
+          + " the same folds' prebuilt commands inside Neovim.",
       "Without decks it runs the bundled example deck and synthetic decks with 1000, 10000 and 100000"
           + " folds, every strategy, 5 runs after 1 warm-up (under a minute on 2 cores).",
       "Progress goes to stderr, results to stdout."
@@ -114,7 +114,9 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--floor-row", description = "Also report the floor as a row, named after the way it was measured"
       + " (floor: execute-list, ...), and as rows named inside: NAME the floor's other candidates and Neovim's own"
-      + " part of the strategies: running what they receive, with no RPC (inside: split-execute, inside: pipe-lines).")
+      + " part of the strategies: running what they receive, with no RPC (inside: split-execute, inside: pipe-lines),"
+      + " and answering the requests of call-atomic and per-command encoded beforehand (inside: replay-call-atomic,"
+      + " inside: replay-per-command).")
   private boolean floorRow;
 
   @Option(names = "--peers", description = "Also run pynvim and the Node client doing the same strategies the obvious"

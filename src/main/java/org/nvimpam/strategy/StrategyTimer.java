@@ -39,6 +39,9 @@ public final class StrategyTimer {
   private int floorWarmups;
   private List<String> candidates; // the floor's, from lua/nvimpam/bench.lua
   private List<String> insideMeasures;
+  private FoldPlan plan; // the one being timed
+  private WireReplay replay; // its replayed requests, with inside measures
+  private List<String> replayMeasures = List.of();
 
   public StrategyTimer(Nvim nvim, Buffer buffer, int warmup, int runs) {
     this(nvim, buffer, warmup, runs, false);
@@ -46,7 +49,8 @@ public final class StrategyTimer {
 
   /**
    * With {@code inside}, every floor sample also samples Neovim's own part of the strategies (see
-   * lua/nvimpam/bench.lua), reported by {@link #inside()}.
+   * lua/nvimpam/bench.lua) and its handling of replayed requests ({@link WireReplay}), reported by
+   * {@link #inside()}.
    */
   public StrategyTimer(Nvim nvim, Buffer buffer, int warmup, int runs, boolean inside) {
     if (runs < 1 || warmup < 0) {
@@ -75,6 +79,13 @@ public final class StrategyTimer {
    * timing stops there.
    */
   public List<Outcome> timeAll(List<FoldStrategy> strategies, FoldPlan plan, RunListener listener) {
+    if (sampleInside && plan != this.plan) {
+      long window = ((Number) lua("return vim.fn.bufwinid(...)")).longValue();
+      replay = new WireReplay(plan, window);
+      replayMeasures = CallAtomicStrategy.unavailableIn(nvim.apiInfo()) == null
+          ? List.of(WireReplay.CALL_ATOMIC, WireReplay.PER_COMMAND) : List.of(WireReplay.PER_COMMAND);
+    }
+    this.plan = plan;
     int n = strategies.size();
     double[][] ms = new double[n][runs];
     long[] bytes = new long[n];
@@ -188,6 +199,7 @@ public final class StrategyTimer {
     }
     sample(candidates, floorSamples);
     sample(insideMeasures, insideSamples);
+    sampleReplays();
     floorWarmups = FLOOR_WARMUP;
   }
 
@@ -208,6 +220,18 @@ public final class StrategyTimer {
       }
       lua(CLEAR); // in its own request, as the strategies' reset
       samples.computeIfAbsent(c, k -> new ArrayList<>()).add(floorSample(c));
+    }
+  }
+
+  private void sampleReplays() {
+    for (String m : replayMeasures) {
+      for (int w = floorWarmups; w < FLOOR_WARMUP; w++) {
+        lua(CLEAR);
+        replay.sample(nvim, m);
+      }
+      lua(CLEAR);
+      insideSamples.computeIfAbsent(m, k -> new ArrayList<>()).add(replay.sample(nvim, m));
+      verify(m, plan); // a replay that made no folds must not look fast either
     }
   }
 

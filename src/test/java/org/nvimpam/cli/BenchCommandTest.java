@@ -95,7 +95,8 @@ class BenchCommandTest {
     List<Object> names = results.stream().map(r -> r.get("strategy")).toList();
     assertEquals("pipe", names.get(0));
     assertTrue(String.valueOf(names.get(1)).startsWith("floor: "), names.toString());
-    for (String inside : List.of("inside: pipe-lines", "inside: split-execute", "inside: lua-loop")) {
+    for (String inside : List.of("inside: pipe-lines", "inside: split-execute", "inside: lua-loop",
+        "inside: replay-per-command")) {
       assertTrue(names.contains(inside) || names.get(1).equals("floor: " + inside.substring(8)), inside + " in " + names);
     }
     for (Map<String, Object> r : results) {

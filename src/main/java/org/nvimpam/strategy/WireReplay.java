@@ -1,0 +1,72 @@
+package org.nvimpam.strategy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.nvim.Await;
+import org.nvimpam.nvim.Decoders;
+import org.nvimpam.nvim.Nvim;
+
+/**
+ * Neovim's own handling of the requests that {@code call-atomic} and {@code per-command} send, one
+ * API call per fold: the same calls, encoded before the clock starts and written back to back
+ * without the strategies' frame or flow control, timed until Neovim has answered them all. What
+ * is left is what Neovim takes for those bytes, a bound that no client doing those calls beats.
+ */
+final class WireReplay {
+  static final String CALL_ATOMIC = "replay-call-atomic";
+  static final String PER_COMMAND = "replay-per-command";
+
+  private final List<byte[]> atomicBatches = new ArrayList<>();
+  private final List<byte[]> notificationWrites = new ArrayList<>();
+
+  /** Encodes the plan's calls for window {@code window}, in the strategies' batch and write sizes. */
+  WireReplay(FoldPlan plan, long window) {
+    FoldCommands commands = new FoldCommands();
+    byte[] call = FoldCommands.msgpack(out -> out.packArrayHeader(2).packString("nvim_command").packArrayHeader(1));
+    for (int from = 0; from < plan.size(); from += CallAtomicStrategy.DEFAULT_BATCH) {
+      int first = from;
+      int to = Math.min(plan.size(), from + CallAtomicStrategy.DEFAULT_BATCH);
+      atomicBatches.add(FoldCommands.msgpack(out -> {
+        out.packArrayHeader(1).packArrayHeader(to - first);
+        commands.packEach(out, plan, first, to, call, call);
+      }));
+    }
+    byte[] params = FoldCommands.msgpack(out -> out.packArrayHeader(2).packString("win_execute")
+        .packArrayHeader(2).packLong(window));
+    byte[] next = FoldCommands.concat(FoldCommands.notification("nvim_call_function"), params);
+    int perWrite = NotifiedCommandsStrategy.NOTIFICATIONS_PER_WRITE;
+    for (int from = 0; from < plan.size(); from += perWrite) {
+      int first = from;
+      int to = Math.min(plan.size(), from + perWrite);
+      notificationWrites.add(FoldCommands.msgpack(out -> commands.packEach(out, plan, first, to, params, next)));
+    }
+  }
+
+  /** One sample of the named measure, in milliseconds. */
+  double sample(Nvim nvim, String name) {
+    long t0 = System.nanoTime();
+    switch (name) {
+      case CALL_ATOMIC -> {
+        List<CompletableFuture<?>> replies = new ArrayList<>();
+        for (byte[] batch : atomicBatches) {
+          replies.add(nvim.call("nvim_call_atomic", out -> out.writePayload(batch), Decoders.nil()));
+        }
+        for (CompletableFuture<?> reply : replies) {
+          Await.call(reply, "a replayed nvim_call_atomic");
+        }
+      }
+      case PER_COMMAND -> {
+        for (byte[] write : notificationWrites) {
+          nvim.rpc().notify("nvim_call_function", out -> out.writePayload(write));
+        }
+        // Answered only after the notifications ahead of it ran (see NotifiedCommandsStrategy).
+        Await.call(nvim.rpc().requestInOrder("nvim_eval", out -> out.packArrayHeader(1).packString("0"),
+            Decoders.nil()), "the replayed notifications");
+      }
+      default -> throw new IllegalArgumentException("no replay measure '" + name + "'");
+    }
+    return (System.nanoTime() - t0) / 1e6;
+  }
+}

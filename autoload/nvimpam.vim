@@ -3,7 +3,7 @@
 " nvimpam#apply() is the `viml` fold strategy. The JVM first stages the plan in Lua (see
 " lua/nvimpam/folds.lua for the format; it is what the fold texts and the saved fold states are
 " read from), then hands this function the plan's folds as prebuilt `S,Efold` commands, which
-" nvimpam#execute_lines() runs from C: as fast as Neovim creates folds at all. Saving and
+" nvimpam#execute_lines() runs from C: as fast as Neovim runs commands at all. Saving and
 " restoring views and fold states is shared with the Lua side.
 
 " Returns {'ok': folds per window}, or {'error': value} (see lua/nvimpam/contract.properties)
@@ -28,7 +28,8 @@ function! nvimpam#apply(buf, cmds) abort
 endfunction
 
 " Runs newline-separated lines of commands (or a list of them) from C, stopping at the first
-" error: how the `lua` and `viml` strategies create their folds. Their lines join a few commands
+" error: how the `viml` strategy creates its folds, and `lua` where it cannot call foldCreate()
+" (lua/nvimpam/native.lua). Their lines join a few commands
 " by '|' (SingleCallStrategy.DEFAULT_PER_LINE has the measurements): then split() and execute()
 " cost about what execute() of a ready list of single commands costs.
 function! nvimpam#execute_lines(cmds) abort

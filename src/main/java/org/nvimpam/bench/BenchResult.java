@@ -6,8 +6,9 @@ import java.util.Objects;
  * One measurement: one deck folded by one strategy.
  *
  * <p>Times are in milliseconds; {@code medianMs}, {@code minMs} and {@code maxMs} are over the
- * measured runs of applying the folds, and {@code floorMs} is the time Neovim itself needs to
- * create the same folds from a Lua loop. A time that was not measured is {@link Double#NaN}.
+ * measured runs of applying the folds, and {@code floorMs} is the time Neovim itself needs to run
+ * the same folds' prebuilt commands, the fastest way found (lua/nvimpam/bench.lua). A time that
+ * was not measured is {@link Double#NaN}.
  *
  * @param deck the deck's name (a file name or a synthetic deck's description)
  * @param lines the deck's lines

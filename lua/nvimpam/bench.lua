@@ -6,6 +6,7 @@ local M = {}
 local api = vim.api
 local fn = vim.fn
 local folds = require('nvimpam.folds')
+local native = require('nvimpam.native')
 
 local hrtime = require('nvimpam.compat').uv.hrtime
 
@@ -98,8 +99,8 @@ local inside = {
     api.nvim_command('call nvimpam#execute_lines(g:nvimpam_bench_lines_script)')
   end,
   -- lua where Neovim's foldCreate() can be called (nvimpam.native): that, over the plan's folds
-  ['fold-create'] = require('nvimpam.native').creator() and function(p)
-    local create, plan = require('nvimpam.native').creator(), p.plan
+  ['fold-create'] = native.creator() and function(p)
+    local create, plan = native.creator(), p.plan
     for f = 0, plan.n - 1 do
       create(plan.s(f), plan.e(f))
     end

@@ -22,7 +22,7 @@ final class CallAtomicStrategy extends CommandStreamStrategy {
   static final int DEFAULT_BATCH = 1000;
 
   /** The framing of one call before its command: {@code ["nvim_command", [cmd]]}. */
-  private static final byte[] CALL = FoldCommands.msgpack(out -> out.packArrayHeader(2).packString("nvim_command")
+  static final byte[] CALL = FoldCommands.msgpack(out -> out.packArrayHeader(2).packString("nvim_command")
       .packArrayHeader(1));
 
   CallAtomicStrategy(int batch) {

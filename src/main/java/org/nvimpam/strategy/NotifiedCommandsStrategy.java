@@ -107,10 +107,7 @@ final class NotifiedCommandsStrategy implements FoldStrategy {
    */
   private void send(Nvim nvim, long window, FoldPlan plan) {
     FoldCommands commands = new FoldCommands();
-    // win_execute() targets the window by id: should it close meanwhile, the commands fail
-    // instead of folding whatever window is current then.
-    byte[] params = FoldCommands.msgpack(out -> out.packArrayHeader(2).packString("win_execute")
-        .packArrayHeader(2).packLong(window));
+    byte[] params = winExecuteParams(window);
     byte[] next = FoldCommands.concat(NOTIFICATION, params);
     int perWrite = Math.max(1, Math.min(BATCH / chunk, NOTIFICATIONS_PER_WRITE)) * chunk;
     CompletableFuture<?> previousWindow = null;
@@ -142,8 +139,18 @@ final class NotifiedCommandsStrategy implements FoldStrategy {
     }
   }
 
+  /**
+   * The params of a notification up to its command: {@code ["win_execute", [window, }. win_execute()
+   * targets the window by id: should it close meanwhile, the commands fail instead of folding
+   * whatever window is current then.
+   */
+  static byte[] winExecuteParams(long window) {
+    return FoldCommands.msgpack(out -> out.packArrayHeader(2).packString("win_execute").packArrayHeader(2)
+        .packLong(window));
+  }
+
   /** A notification's framing up to its params: {@code [2, "nvim_call_function", }. */
-  private static final byte[] NOTIFICATION = FoldCommands.notification("nvim_call_function");
+  static final byte[] NOTIFICATION = FoldCommands.notification("nvim_call_function");
 
   private static NvimErrorEvent last(List<NvimErrorEvent> events) {
     return events.isEmpty() ? null : events.get(events.size() - 1);

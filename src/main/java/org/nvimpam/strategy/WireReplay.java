@@ -24,18 +24,16 @@ final class WireReplay {
   /** Encodes the plan's calls for window {@code window}, in the strategies' batch and write sizes. */
   WireReplay(FoldPlan plan, long window) {
     FoldCommands commands = new FoldCommands();
-    byte[] call = FoldCommands.msgpack(out -> out.packArrayHeader(2).packString("nvim_command").packArrayHeader(1));
     for (int from = 0; from < plan.size(); from += CallAtomicStrategy.DEFAULT_BATCH) {
       int first = from;
       int to = Math.min(plan.size(), from + CallAtomicStrategy.DEFAULT_BATCH);
       atomicBatches.add(FoldCommands.msgpack(out -> {
         out.packArrayHeader(1).packArrayHeader(to - first);
-        commands.packEach(out, plan, first, to, call, call);
+        commands.packEach(out, plan, first, to, CallAtomicStrategy.CALL, CallAtomicStrategy.CALL);
       }));
     }
-    byte[] params = FoldCommands.msgpack(out -> out.packArrayHeader(2).packString("win_execute")
-        .packArrayHeader(2).packLong(window));
-    byte[] next = FoldCommands.concat(FoldCommands.notification("nvim_call_function"), params);
+    byte[] params = NotifiedCommandsStrategy.winExecuteParams(window);
+    byte[] next = FoldCommands.concat(NotifiedCommandsStrategy.NOTIFICATION, params);
     int perWrite = NotifiedCommandsStrategy.NOTIFICATIONS_PER_WRITE;
     for (int from = 0; from < plan.size(); from += perWrite) {
       int first = from;

@@ -12,10 +12,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.nvimpam.deck.Lines;
 import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.fold.FoldParser;
@@ -38,6 +41,14 @@ class LiveRefoldIT {
   private static final long WAIT_MS = 15_000;
   private static final int STEPS = Integer.getInteger("nvimpam.refold.steps", 500);
   private static final long SEED = Long.getLong("nvimpam.refold.seed", 20261201L);
+  /**
+   * The random runs' seeds: {@code nvimpam.refold.seed} alone when given. 2 and 8 left Neovim
+   * 0.7.2 with a fold no read shows, which a later :fold merged into its neighbour (at steps 111
+   * and 172), until refolds checked the fold levels around the edits.
+   */
+  static Stream<Long> seeds() {
+    return System.getProperty("nvimpam.refold.seed") != null ? Stream.of(SEED) : Stream.of(SEED, 2L, 8L);
+  }
 
   /**
    * Counts how each refold went, so that a test cannot pass by always refolding everything. A
@@ -107,9 +118,10 @@ class LiveRefoldIT {
     return b;
   }
 
-  @Test
-  void everyWindowsFoldsEqualAFullParseAfterEveryEdit() throws Exception {
-    RandomDecks decks = new RandomDecks(SEED);
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void everyWindowsFoldsEqualAFullParseAfterEveryEdit(long seed) throws Exception {
+    RandomDecks decks = new RandomDecks(seed);
     Random r = decks.random();
     byte[] card = deck(decks, 3);
     Buffer b = openInTwoWindows(deck(decks, 120), card);
@@ -124,7 +136,7 @@ class LiveRefoldIT {
       if (((Number) lua("return vim.b.changedtick")).longValue() != tick) {
         changes++;
       }
-      String context = "seed " + SEED + ", step " + step + ", last edits " + history;
+      String context = "seed " + seed + ", step " + step + ", last edits " + history;
       awaitRefold(b, context);
       assertTrees(b, context);
     }
@@ -179,6 +191,38 @@ class LiveRefoldIT {
     awaitRefold(b, ":m0");
     assertTrees(b, ":m0");
     assertEquals(1L, outcomes().get("whole"), ":m0");
+  }
+
+  @Test
+  void aFoldLostNextToAnEditComesBackWithTheRefold() throws Exception {
+    RandomDecks decks = new RandomDecks(SEED);
+    Buffer b = openInTwoWindows(deck(decks, 60), deck(decks, 3));
+    long lineCount = ((Number) lua("return vim.fn.line('$')")).longValue();
+    // A card's fold that is not a group's, some lines above the line to edit.
+    List<List<Integer>> folds = tree(0).folds();
+    List<Integer> lost = null;
+    for (List<Integer> f : folds) {
+      boolean group = folds.stream().anyMatch(g -> g != f && g.get(0) >= f.get(0) && g.get(1) <= f.get(1));
+      if (f.get(2) == 1 && !group && f.get(0) > lineCount / 3 && f.get(1) + 10 < lineCount) {
+        lost = f;
+        break;
+      }
+    }
+    assertTrue(lost != null, "a card's fold in " + folds);
+    // Neovim loses it in one window (as 0.7.2 did to a neighbour of a :fold); the edit below
+    // leaves the plan as it is and touches no line of that fold.
+    nvim.command("normal! " + lost.get(0) + "Gzd").join();
+    assertTrue(!tree(0).folds().contains(lost), "zd deleted " + lost);
+    long edited = lost.get(1) + 5;
+    lua("local l = ... vim.api.nvim_buf_set_lines(0, l - 1, l, false, vim.api.nvim_buf_get_lines(0, l - 1, l, false))",
+        edited);
+
+    awaitRefold(b, "the line rewritten");
+
+    assertTrees(b, "the line rewritten");
+    assertEquals(1L, outcomes().get("whole"), "a whole refresh repaired it: " + outcomes());
+    assertTrue(String.valueOf(lua("return require('nvimpam.folds').refold_error(0)")).contains("fold level"),
+        "the refold said why");
   }
 
   private Map<?, ?> outcomes() {

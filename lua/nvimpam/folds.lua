@@ -758,6 +758,40 @@ local function has_move(edits)
   return false
 end
 
+-- Neovim before 0.10 (0.7.2 checked, 0.10.4 fixed) misplaces the folds inside a fold when lines
+-- are deleted from above its start to inside it: foldMarkAdjustRecurse() hands the nested folds a
+-- negative first line, so a member can end up above its parent, where no read of the folds sees
+-- it, and a later zd of the parent moves it among the top-level folds out of order.
+local v = vim.version()
+local misplaces_members = v.major == 0 and v.minor < 10
+
+-- Whether an edit removed lines from above a level-2 fold of the previous plan to inside it.
+local function may_misplace_members(st)
+  local old, edits = st.plan, st.edits
+  local inserted = 0 -- lines the edits before edit k added at most: today's line l was at least l - inserted
+  for k = 1, #edits do
+    local first, last = edits[k][1], edits[k][2] -- lines first + 1 .. last went
+    if last > first + 1 then
+      local before = { unpack(edits, 1, k - 1) }
+      for g = first_ending_at(old, first + 2 - inserted, true), old.groups - 1 do
+        local f = old.group(g)
+        local s, e = shift(old.s(f), old.e(f), before)
+        if not s then
+          return true -- moved by an earlier edit of these: cannot tell
+        end
+        if s > last then
+          break
+        end
+        if s > first + 1 and e > last then
+          return true
+        end
+      end
+    end
+    inserted = inserted + math.max(0, edits[k][3] - edits[k][2])
+  end
+  return false
+end
+
 -- Whether the windows showing `buf` are exactly those the last plan went to, all still manual.
 local function same_windows(st, buf)
   local wins = fn.win_findbuf(buf)
@@ -794,7 +828,7 @@ function M.refold(plan)
   end
   local wins = st and st.attached and st.plan.n > 0 and same_windows(st, buf)
   local reloaded = st and st.edits[1] and st.edits[1][2] == math.huge
-  if not wins or reloaded or has_move(st.edits) then
+  if not wins or reloaded or has_move(st.edits) or (misplaces_members and may_misplace_members(st)) then
     local applied = M.apply(plan)
     return applied.error and applied or -2
   end

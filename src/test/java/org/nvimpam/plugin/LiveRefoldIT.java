@@ -225,6 +225,38 @@ class LiveRefoldIT {
         "the refold said why");
   }
 
+  @Test
+  void aDeleteFromAboveAGroupIntoItsLastMemberKeepsEveryFold() throws Exception {
+    Buffer b = openInTwoWindows(EmbeddedNvim.exampleDeck(), deck(new RandomDecks(SEED), 3));
+    // A group, and its last member of at least three lines, all but one of whose lines go.
+    List<List<Integer>> folds = tree(0).folds();
+    List<Integer> group = null;
+    List<Integer> member = null;
+    for (List<Integer> f : folds) {
+      if (f.get(2) == 2 && f.get(1) - f.get(0) >= 2) {
+        for (List<Integer> g : folds) {
+          if (g.get(2) == 1 && g.get(0) < f.get(0) && g.get(1).equals(f.get(1)) && g.get(0) > 3) {
+            group = g;
+            member = f;
+          }
+        }
+      }
+    }
+    assertTrue(group != null, "a group whose last member starts after it: " + folds);
+    // Neovim 0.7 moves that member above the group (no read shows it there); zd of the group
+    // would then put it among the top-level folds out of order, so 0.7 refreshes all folds.
+    // Through the API: an Ex range would grow to the closed member's end.
+    lua("vim.api.nvim_buf_set_lines(0, ... - 4, select(2, ...) - 1, false, {})", group.get(0), member.get(1));
+    awaitRefold(b, "the delete");
+    assertTrees(b, "the delete");
+    boolean before010 = Boolean.TRUE.equals(lua("return vim.version().minor < 10"));
+    assertEquals(before010 ? 1L : 0L, outcomes().get("whole"), "a whole refresh only where Neovim misplaces members: "
+        + outcomes());
+    nvim.command("normal! " + (group.get(0) - 3) + "GyyP").join();
+    awaitRefold(b, "a line put above");
+    assertTrees(b, "a line put above");
+  }
+
   private Map<?, ?> outcomes() {
     return (Map<?, ?>) lua("return _G.outcomes");
   }

@@ -368,6 +368,7 @@ class PluginIT extends PluginTestBase {
     assertTrue(HEALTH_OK_JVM.matcher(report).find(), report);
     assertFalse(report.contains("ERROR"), report);
     assertTrue(report.contains("started by this check"), "says that it started the JVM: " + report);
+    assertTrue(report.contains("folds are created by"), "says how folds are made: " + report);
   }
 
   @Test

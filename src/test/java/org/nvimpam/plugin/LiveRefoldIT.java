@@ -44,7 +44,8 @@ class LiveRefoldIT {
   /**
    * The random runs' seeds: {@code nvimpam.refold.seed} alone when given. 2 and 8 left Neovim
    * 0.7.2 with a fold no read shows, which a later :fold merged into its neighbour (at steps 111
-   * and 172), until refolds checked the fold levels around the edits.
+   * and 172), until a delete from above a group into it refreshed all folds there and refolds
+   * checked the fold levels around the edits; either alone makes them pass.
    */
   static Stream<Long> seeds() {
     return System.getProperty("nvimpam.refold.seed") != null ? Stream.of(SEED) : Stream.of(SEED, 2L, 8L);

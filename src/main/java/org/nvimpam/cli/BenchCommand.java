@@ -116,7 +116,7 @@ public final class BenchCommand implements Callable<Integer> {
       + " (floor: execute-list, ...), and as rows named inside: NAME the floor's other candidates and Neovim's own"
       + " part of the strategies: running what they receive, with no RPC (inside: split-execute, inside: pipe-lines),"
       + " and answering the requests of call-atomic and per-command encoded beforehand (inside: replay-call-atomic,"
-      + " inside: replay-per-command).")
+      + " inside: replay-per-command, and paced as per-command paces them, inside: replay-per-command-paced).")
   private boolean floorRow;
 
   @Option(names = "--peers", description = "Also run pynvim and the Node client doing the same strategies the obvious"

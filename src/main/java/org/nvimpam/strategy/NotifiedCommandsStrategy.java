@@ -110,19 +110,9 @@ final class NotifiedCommandsStrategy implements FoldStrategy {
     byte[] params = winExecuteParams(window);
     byte[] next = FoldCommands.concat(NOTIFICATION, params);
     int perWrite = Math.max(1, Math.min(BATCH / chunk, NOTIFICATIONS_PER_WRITE)) * chunk;
-    CompletableFuture<?> previousWindow = null;
-    for (int from = 0, writes = 0; from < plan.size(); from += perWrite, writes++) {
-      if (writes > 0 && writes % WINDOW == 0) {
-        // At most two windows queued in Neovim: its other clients (a UI's keys) get their turn.
-        CompletableFuture<?> ack = nvim.call("nvim_eval", out -> {
-          out.packArrayHeader(1);
-          out.packString("0");
-        }, Decoders.nil());
-        if (previousWindow != null) {
-          Await.call(previousWindow, "the fold commands sent so far");
-        }
-        previousWindow = ack;
-      }
+    WritePacer pacer = new WritePacer(nvim);
+    for (int from = 0; from < plan.size(); from += perWrite) {
+      pacer.beforeWrite();
       int first = from;
       int to = Math.min(plan.size(), from + perWrite);
       // The first notification's params, then the others whole, back to back: one write.

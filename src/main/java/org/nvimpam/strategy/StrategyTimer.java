@@ -83,7 +83,8 @@ public final class StrategyTimer {
       long window = ((Number) lua("return vim.fn.bufwinid(...)")).longValue();
       replay = new WireReplay(plan, window);
       replayMeasures = CallAtomicStrategy.unavailableIn(nvim.apiInfo()) == null
-          ? List.of(WireReplay.CALL_ATOMIC, WireReplay.PER_COMMAND) : List.of(WireReplay.PER_COMMAND);
+          ? List.of(WireReplay.CALL_ATOMIC, WireReplay.PER_COMMAND, WireReplay.PER_COMMAND_PACED)
+          : List.of(WireReplay.PER_COMMAND, WireReplay.PER_COMMAND_PACED);
     }
     this.plan = plan;
     int n = strategies.size();

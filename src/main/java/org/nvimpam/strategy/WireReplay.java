@@ -17,6 +17,8 @@ import org.nvimpam.nvim.Nvim;
 final class WireReplay {
   static final String CALL_ATOMIC = "replay-call-atomic";
   static final String PER_COMMAND = "replay-per-command";
+  /** The same, paced as the strategy paces them ({@link WritePacer}). */
+  static final String PER_COMMAND_PACED = "replay-per-command-paced";
 
   private final List<byte[]> atomicBatches = new ArrayList<>();
   private final List<byte[]> notificationWrites = new ArrayList<>();
@@ -55,8 +57,12 @@ final class WireReplay {
           Await.call(reply, "a replayed nvim_call_atomic");
         }
       }
-      case PER_COMMAND -> {
+      case PER_COMMAND, PER_COMMAND_PACED -> {
+        WritePacer pacer = name.equals(PER_COMMAND_PACED) ? new WritePacer(nvim) : null;
         for (byte[] write : notificationWrites) {
+          if (pacer != null) {
+            pacer.beforeWrite();
+          }
           nvim.rpc().notify("nvim_call_function", out -> out.writePayload(write));
         }
         // Answered only after the notifications ahead of it ran (see NotifiedCommandsStrategy).

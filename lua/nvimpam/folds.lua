@@ -19,6 +19,7 @@ local M = {}
 local api = vim.api
 local fn = vim.fn
 local native = require('nvimpam.native')
+local compat = require('nvimpam.compat')
 
 local FOLDTEXT = "v:lua.require'nvimpam.folds'.foldtext()"
 
@@ -724,10 +725,10 @@ end
 -- Lines around each end of each dirty span whose fold levels are checked after a refold.
 local CHECKED_AROUND = 100
 
--- A line near the edits whose fold level in the current window differs from the plan's, or nil.
--- Levels show a fold that was cut, stretched, lost or added. Neovim 0.7.2 can hold a fold that
--- no read of the folds shows, which a later :fold then merges into the fold next to it; a whole
--- refresh (which starts with zE) repairs that.
+-- A line near the edits whose fold level in the current window differs from the plan's, or nil:
+-- the net for whatever leaves Neovim's folds other than the refold made them (it caught 0.7.2's
+-- misplaced members, see may_misplace_members, before their cause was known). Levels show a fold
+-- that was cut, stretched, lost or added; the refold then falls back to the whole refresh.
 local function level_off_near(p, spans)
   local last = api.nvim_buf_line_count(0)
   for _, sp in ipairs(spans) do
@@ -758,14 +759,10 @@ local function has_move(edits)
   return false
 end
 
--- Neovim before 0.10 (0.7.2 checked, 0.10.4 fixed) misplaces the folds inside a fold when lines
--- are deleted from above its start to inside it: foldMarkAdjustRecurse() hands the nested folds a
--- negative first line, so a member can end up above its parent, where no read of the folds sees
--- it, and a later zd of the parent moves it among the top-level folds out of order.
-local v = vim.version()
-local misplaces_members = v.major == 0 and v.minor < 10
-
--- Whether an edit removed lines from above a level-2 fold of the previous plan to inside it.
+-- Whether an edit removed lines from above a level-2 fold of the previous plan to inside it. Before
+-- Neovim 0.10 that misplaces the group's members (compat.misplaces_nested_folds), and a refold's zd
+-- of the group would move a misplaced one among the top-level folds out of order, where a later
+-- :fold merges it into its neighbour; such an edit refreshes the whole plan instead (zE clears it).
 local function may_misplace_members(st)
   local old, edits = st.plan, st.edits
   local inserted = 0 -- lines the edits before edit k added at most: today's line l was at least l - inserted
@@ -828,7 +825,7 @@ function M.refold(plan)
   end
   local wins = st and st.attached and st.plan.n > 0 and same_windows(st, buf)
   local reloaded = st and st.edits[1] and st.edits[1][2] == math.huge
-  if not wins or reloaded or has_move(st.edits) or (misplaces_members and may_misplace_members(st)) then
+  if not wins or reloaded or has_move(st.edits) or (compat.misplaces_nested_folds and may_misplace_members(st)) then
     local applied = M.apply(plan)
     return applied.error and applied or -2
   end

@@ -11,8 +11,9 @@ import org.nvimpam.nvim.Nvim;
 /**
  * Neovim's own handling of the requests that {@code call-atomic} and {@code per-command} send, one
  * API call per fold: the same calls, encoded before the clock starts and written back to back
- * without the strategies' frame or flow control, timed until Neovim has answered them all. What
- * is left is what Neovim takes for those bytes, a bound that no client doing those calls beats.
+ * without the strategies' frame (and but for {@link #PER_COMMAND_PACED} without their flow
+ * control), timed until Neovim has answered them all. What is left is what Neovim takes for those
+ * bytes, a bound that no client doing those calls beats.
  */
 final class WireReplay {
   static final String CALL_ATOMIC = "replay-call-atomic";

@@ -70,7 +70,10 @@ end
 --- line count, which it does not check) in the current window, whose 'foldmethod' must be
 --- manual; or nil and the reason there is none.
 function M.creator()
-  if require('nvimpam.config').get().native_folds == false then
+  -- Options that do not validate (a bad g:nvimpam_strategy) are reported where they are used;
+  -- they do not stop folds from being made.
+  local ok, options = pcall(require('nvimpam.config').get)
+  if ok and options.native_folds == false then
     return nil, 'native_folds = false in setup()'
   end
   if create == nil and why == nil then

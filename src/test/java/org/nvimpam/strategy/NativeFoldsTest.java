@@ -167,6 +167,21 @@ class NativeFoldsTest {
   }
 
   @Test
+  void optionsThatDoNotValidateStillLetTheFoldsBeMade() throws IOException {
+    try (Nvim own = EmbeddedNvim.start()) {
+      byte[] deck = EmbeddedNvim.exampleDeck();
+      FoldPlan plan = plan(deck, false);
+      EmbeddedNvim.edit(own, deck, dir);
+      Buffer buf = own.currentBuffer().join();
+      own.command("let g:nvimpam_strategy = 'nope'").join(); // no setup(): read on first use
+
+      FoldStrategies.byName(LuaStrategy.NAME).apply(own, buf, plan);
+
+      assertEquals(FoldTree.of(plan), FoldTree.read(own));
+    }
+  }
+
+  @Test
   void afterADisableTheCommandsMakeTheFoldsAndSayWhy() throws IOException {
     try (Nvim own = EmbeddedNvim.start()) {
       byte[] deck = EmbeddedNvim.exampleDeck();

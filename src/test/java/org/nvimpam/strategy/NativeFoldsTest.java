@@ -166,35 +166,36 @@ class NativeFoldsTest {
     return sent;
   }
 
-  @Test
-  void optionsThatDoNotValidateStillLetTheFoldsBeMade() throws IOException {
+  /**
+   * In a Neovim of its own (whose options and native module start untouched): runs {@code before},
+   * then the lua strategy on example.pc, and checks the tree; returns that Neovim's answer to
+   * {@code after}.
+   */
+  private static Object inOwnNeovim(String before, String after) throws IOException {
     try (Nvim own = EmbeddedNvim.start()) {
       byte[] deck = EmbeddedNvim.exampleDeck();
       FoldPlan plan = plan(deck, false);
       EmbeddedNvim.edit(own, deck, dir);
       Buffer buf = own.currentBuffer().join();
-      own.command("let g:nvimpam_strategy = 'nope'").join(); // no setup(): read on first use
+      EmbeddedNvim.lua(own, before);
 
       FoldStrategies.byName(LuaStrategy.NAME).apply(own, buf, plan);
 
       assertEquals(FoldTree.of(plan), FoldTree.read(own));
+      return EmbeddedNvim.lua(own, after);
     }
   }
 
   @Test
+  void optionsThatDoNotValidateStillLetTheFoldsBeMade() throws IOException {
+    // No setup(): g:nvimpam_strategy is read on first use.
+    assertEquals(createsNatively(), inOwnNeovim("vim.g.nvimpam_strategy = 'nope'",
+        "return require('nvimpam.native').creator() ~= nil"), "the same way as with valid options");
+  }
+
+  @Test
   void afterADisableTheCommandsMakeTheFoldsAndSayWhy() throws IOException {
-    try (Nvim own = EmbeddedNvim.start()) {
-      byte[] deck = EmbeddedNvim.exampleDeck();
-      FoldPlan plan = plan(deck, false);
-      EmbeddedNvim.edit(own, deck, dir);
-      Buffer buf = own.currentBuffer().join();
-      EmbeddedNvim.lua(own, "require('nvimpam.native').disable('a test said so')");
-
-      FoldStrategies.byName(LuaStrategy.NAME).apply(own, buf, plan);
-
-      assertEquals(List.of(false, "a test said so"),
-          EmbeddedNvim.lua(own, "local c, why = require('nvimpam.native').creator() return { c ~= nil, why }"));
-      assertEquals(FoldTree.of(plan), FoldTree.read(own));
-    }
+    assertEquals(List.of(false, "a test said so"), inOwnNeovim("require('nvimpam.native').disable('a test said so')",
+        "local c, why = require('nvimpam.native').creator() return { c ~= nil, why }"));
   }
 }

@@ -725,19 +725,40 @@ end
 -- Lines around each end of each dirty span whose fold levels are checked after a refold.
 local CHECKED_AROUND = 100
 
--- A line near the edits whose fold level in the current window differs from the plan's, or nil:
--- the net for whatever leaves Neovim's folds other than the refold made them (it caught 0.7.2's
--- misplaced members, see may_misplace_members, before their cause was known). Levels show a fold
--- that was cut, stretched, lost or added; the refold then falls back to the whole refresh.
-local function level_off_near(p, spans)
-  local last = api.nvim_buf_line_count(0)
+-- The lines around each end of each dirty span (of a buffer of `last` lines) and the plan's fold
+-- level at each, as two arrays: computed once per refold, then compared with every window.
+local function levels_near(p, spans, last)
+  local ranges = {}
   for _, sp in ipairs(spans) do
     for _, at in ipairs({ sp[1], sp[2] }) do
-      for l = math.max(1, at - CHECKED_AROUND), math.min(last, at + CHECKED_AROUND) do
-        if fn.foldlevel(l) ~= plan_level(p, l) then
-          return l
-        end
+      local a, b = math.max(1, at - CHECKED_AROUND), math.min(last, at + CHECKED_AROUND)
+      local prev = ranges[#ranges]
+      if prev and a <= prev[2] + 1 then -- spans are sorted: merge, so no line is checked twice
+        prev[2] = math.max(prev[2], b)
+      else
+        ranges[#ranges + 1] = { a, b }
       end
+    end
+  end
+  local lines, levels = {}, {}
+  for _, r in ipairs(ranges) do
+    for l = r[1], r[2] do
+      lines[#lines + 1] = l
+      levels[#levels + 1] = plan_level(p, l)
+    end
+  end
+  return lines, levels
+end
+
+-- The first of `lines` whose fold level in the current window differs from `levels`, or nil: the
+-- net for whatever leaves Neovim's folds other than the refold made them (it caught 0.7.2's
+-- misplaced members, see may_misplace_members, before their cause was known). Levels show a fold
+-- that was cut, stretched, lost or added; the refold then falls back to the whole refresh.
+local function level_off(lines, levels)
+  local foldlevel = fn.foldlevel
+  for k = 1, #lines do
+    if foldlevel(lines[k]) ~= levels[k] then
+      return k
     end
   end
   return nil
@@ -838,15 +859,16 @@ function M.refold(plan)
     vim.g.nvimpam_debug_refold = vim.inspect({ edits = st.edits, spans = spans, create = c, delete = delete, around = around })
   end
   local origin = api.nvim_get_current_win()
+  local check_lines, check_levels = levels_near(p, spans, api.nvim_buf_line_count(buf))
   local ok, err = pcall(function()
     for _, win in ipairs(wins) do
       api.nvim_win_call(win, function()
         local saved = fn.winsaveview()
         refold_window(p, spans, create, delete, around, vim.wo.foldlevel)
-        local off = level_off_near(p, spans)
+        local off = level_off(check_lines, check_levels)
         if off then
-          error(string.format('nvimpam: after the refold, line %d has fold level %d where the plan has %d', off,
-            fn.foldlevel(off), plan_level(p, off)), 0)
+          error(string.format('nvimpam: after the refold, line %d has fold level %d where the plan has %d',
+            check_lines[off], fn.foldlevel(check_lines[off]), check_levels[off]), 0)
         end
         fn.winrestview(saved)
       end)

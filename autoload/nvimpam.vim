@@ -3,35 +3,47 @@
 " nvimpam#apply() is the `viml` fold strategy. The JVM first stages the plan in Lua (see
 " lua/nvimpam/folds.lua for the format; it is what the fold texts and the saved fold states are
 " read from), then hands this function the plan's folds as prebuilt `S,Efold` commands, which
-" nvimpam#execute_lines() runs from C: as fast as Neovim runs commands at all. Saving and
-" restoring views and fold states is shared with the Lua side.
+" nvimpam#execute_lines() runs from C: as fast as Neovim runs commands at all. Where Lua can call
+" Neovim's foldCreate() (lua/nvimpam/native.lua), that creates the folds from the staged plan
+" instead, and the JVM leaves the commands out once an answer has said so. Saving and restoring
+" views and fold states is shared with the Lua side.
 
-" Returns {'ok': folds per window}, or {'error': value} (see lua/nvimpam/contract.properties)
-" with no folds left behind: a value reaches the JVM whole, where a thrown one is a string.
+" Returns {'ok': folds per window, 'native': whether the next plan can come without its commands},
+" or {'error': value} (see lua/nvimpam/contract.properties) with no folds left behind: a value
+" reaches the JVM whole, where a thrown one is a string.
 "
-" {cmds} is one string of newline-separated lines of '|'-joined commands (what the JVM sends), or
-" a list of such lines.
+" {cmds} is one string of newline-separated lines of '|'-joined commands (what the JVM sends), a
+" list of such lines, or empty.
 function! nvimpam#apply(buf, cmds) abort
   let l:wins = luaeval('require("nvimpam.folds").prepare_staged(_A)', a:buf)
+  let l:cmds = a:cmds
+  let l:left = l:wins
   try
-    for l:win in l:wins
-      call win_execute(l:win, 'call nvimpam#execute_lines(a:cmds)')
-    endfor
+    let l:left = luaeval('require("nvimpam.folds").create_natively_in(_A[1], _A[2])', [a:buf, l:wins])
+    if !empty(l:left)
+      if empty(l:cmds)
+        let l:cmds = luaeval('require("nvimpam.folds").commands(_A)', a:buf)
+      endif
+      for l:win in l:left
+        call win_execute(l:win, 'call nvimpam#execute_lines(l:cmds)')
+      endfor
+    endif
   catch
-    let l:cmds = split(type(a:cmds) == v:t_string ? a:cmds : join(a:cmds, "\n"), '[\n|]')
-    let l:error = s:failing_fold(l:wins, l:cmds, v:exception)
+    let l:cmds = split(type(l:cmds) == v:t_string ? l:cmds : join(l:cmds, "\n"), '[\n|]')
+    let l:error = s:failing_fold(l:left, l:cmds, v:exception)
     call luaeval('require("nvimpam.folds").finish(_A[1], _A[2])', [a:buf, v:true])
     return {'error': l:error}
   endtry
   call luaeval('require("nvimpam.folds").finish(_A[1], _A[2])', [a:buf, v:false])
-  return {'ok': luaeval('require("nvimpam.folds").applied(_A).n', a:buf)}
+  return {'ok': luaeval('require("nvimpam.folds").applied(_A).n', a:buf),
+        \ 'native': luaeval('require("nvimpam.folds").creates_natively()')}
 endfunction
 
 " Runs newline-separated lines of commands (or a list of them) from C, stopping at the first
-" error: how the `viml` strategy creates its folds, and `lua` where it cannot call foldCreate()
-" (lua/nvimpam/native.lua). Their lines join a few commands
-" by '|' (SingleCallStrategy.DEFAULT_PER_LINE has the measurements): then split() and execute()
-" cost about what execute() of a ready list of single commands costs.
+" error: how the `viml` and `lua` strategies create their folds where they cannot call
+" foldCreate() (lua/nvimpam/native.lua). Their lines join a few commands by '|'
+" (SingleCallStrategy.DEFAULT_PER_LINE has the measurements): then split() and execute() cost
+" about what execute() of a ready list of single commands costs.
 function! nvimpam#execute_lines(cmds) abort
   call execute(type(a:cmds) == v:t_list ? a:cmds : split(a:cmds, "\n"))
 endfunction

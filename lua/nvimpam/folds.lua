@@ -427,7 +427,39 @@ function M.apply(plan)
   if failed then
     return { error = failed }
   end
-  return { ok = st.plan.n, native = native.creator() ~= nil }
+  return { ok = st.plan.n, native = M.creates_natively() }
+end
+
+--- Whether the next plan can come without its commands: nvimpam.native creates the folds.
+function M.creates_natively()
+  return native.creator() ~= nil
+end
+
+--- The `viml` strategy's native step: creates the prepared plan's folds by foldCreate() in each of
+--- `wins`, and returns the windows where that could not be done (no folds made there), for
+--- nvimpam#apply() to run the commands in.
+function M.create_natively_in(buf, wins)
+  local p = buffer_state(bufnr(buf)).plan
+  local left = {}
+  for _, win in ipairs(wins) do
+    if not api.nvim_win_call(win, function()
+          return create_natively(p)
+        end) then
+      left[#left + 1] = win
+    end
+  end
+  return left
+end
+
+--- The prepared plan's `S,Efold` commands, one per item: for nvimpam#apply() when the JVM left them
+--- out (its last answer said that foldCreate() makes the folds) and this time it cannot.
+function M.commands(buf)
+  local p = buffer_state(bufnr(buf)).plan
+  local cmds = {}
+  for f = 0, p.n - 1 do
+    cmds[f + 1] = p.s(f) .. ',' .. p.e(f) .. 'fold'
+  end
+  return cmds
 end
 
 -- Live refolds ------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.ErrorValue;
 import org.nvimpam.nvim.Nvim;
+import org.nvimpam.strategy.FoldStrategy;
 import org.nvimpam.strategy.FoldStrategyException;
 import org.nvimpam.strategy.LiveRefold;
 
@@ -23,6 +24,9 @@ final class Folder {
   // their prepare/finish calls in Neovim. Waiting for it is bounded: a push parked behind a
   // Neovim that stopped answering (a prompt, SIGSTOP) must not stall every later push forever.
   private final ReentrantLock pushLock = new ReentrantLock();
+  // The strategy of the last push, while the settings name it: it remembers what this Neovim
+  // needs (lua and viml leave the commands out where Neovim creates the folds natively).
+  private FoldStrategy strategy; // guarded by pushLock
 
   Folder(Nvim nvim, AtomicReference<Settings> settings) {
     this.nvim = nvim;
@@ -92,7 +96,10 @@ final class Folder {
   private void apply(Settings s, Buffer buffer, FoldPlan plan) {
     exclusively(() -> {
       try {
-        s.newStrategy().apply(nvim, buffer, plan);
+        if (strategy == null || !strategy.name().equals(s.strategy())) {
+          strategy = s.newStrategy();
+        }
+        strategy.apply(nvim, buffer, plan);
       } catch (FoldStrategyException e) {
         throw FoldFailure.of(e);
       }

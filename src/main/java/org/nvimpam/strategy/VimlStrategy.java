@@ -8,10 +8,12 @@ import org.nvimpam.nvim.Nvim;
 /**
  * {@code nvimpam#apply()} in autoload/nvimpam.vim with the plan's folds as ONE string of prebuilt
  * {@code S,Efold} commands, {@link #DEFAULT_PER_LINE} per {@code |}-joined line, which {@code
- * nvimpam#execute_lines()} runs from C, as fast as Neovim creates folds at all. A msgpack list of
+ * nvimpam#execute_lines()} runs from C, as fast as Neovim runs commands at all. A msgpack list of
  * single commands instead cost as much to receive as splitting one per line cost on 0.7.2.
  * The plan itself (for the fold texts and fold states) is staged in Lua by a request written just
- * before, read as one binary string; both travel pipelined.
+ * before, read as one binary string; both travel pipelined. Where Neovim's foldCreate() can be
+ * called (lua/nvimpam/native.lua), nvimpam#apply() has Lua create the folds from the staged plan
+ * instead, and the commands stay at home (an empty string) once an answer has said so.
  */
 final class VimlStrategy extends SingleCallStrategy {
   static final String NAME = "viml";
@@ -27,16 +29,19 @@ final class VimlStrategy extends SingleCallStrategy {
   }
 
   @Override
-  CompletableFuture<?> call(Nvim nvim, Buffer buffer, FoldPlan plan) {
+  CompletableFuture<?> call(Nvim nvim, Buffer buffer, FoldPlan plan, int commandsPerLine) {
     CompletableFuture<?> staged = nvim.execLua(STAGE, out -> {
       out.packArrayHeader(1);
       PlanPayload.packForLua(out, buffer.id(), plan);
     });
-    FoldCommands commands = new FoldCommands();
     CompletableFuture<?> applied = nvim.callFunction("nvimpam#apply", out -> {
       out.packArrayHeader(2);
       out.packLong(buffer.id());
-      commands.packLines(out, plan, 0, plan.size(), perLine);
+      if (commandsPerLine > 0) {
+        new FoldCommands().packLines(out, plan, 0, plan.size(), commandsPerLine);
+      } else {
+        out.packString("");
+      }
     });
     // The apply's error names the fold; a failed staging makes the apply fail too, so report that.
     return staged.thenCombine(applied, (a, b) -> b);

@@ -222,6 +222,26 @@ class FoldStrategyTest {
     }
   }
 
+  @Test
+  void luaAndVimlNameTheFailingFoldAlsoInAPlanThatCameWithoutCommands() throws IOException {
+    byte[] deck = exampleDeck();
+    FoldPlan bad = planPastTheEnd(deck);
+    int at = firstPastTheEnd(bad, deck);
+    for (String strategy : List.of(LuaStrategy.NAME, VimlStrategy.NAME)) {
+      Buffer buf = open(deck);
+      FoldStrategy s = FoldStrategies.byName(strategy);
+      s.apply(nvim, buf, plan(deck)); // where Neovim creates natively, the next plan comes without commands
+
+      ErrorValue v = assertThrows(FoldStrategyException.class, () -> s.apply(nvim, buf, bad)).error();
+
+      assertEquals(List.of(ErrorValue.Code.FOLD_FAILED, at + 1, bad.size(), bad.start(at), bad.end(at)),
+          List.of(v.code(), v.fold(), v.of(), v.firstLine(), v.lastLine()), strategy + ": " + v);
+      assertEquals(new FoldTree(List.of()), FoldTree.read(nvim), strategy + ": no partial folds");
+      s.apply(nvim, buf, plan(deck));
+      assertEquals(FoldTree.of(plan(deck)), FoldTree.read(nvim), strategy + ": the next plan is made again");
+    }
+  }
+
   @ParameterizedTest(name = "{0}:{1}")
   @MethodSource("sizedLines")
   void luaAndVimlGiveTheExactTreeWithAnyCommandsPerLine(String strategy, int perLine) throws IOException {

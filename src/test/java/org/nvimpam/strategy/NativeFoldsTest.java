@@ -13,7 +13,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.nvimpam.deck.Lines;
 import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.fold.FoldParser;
@@ -25,9 +26,10 @@ import org.nvimpam.testutil.EmbeddedNvim;
 import org.nvimpam.testutil.FoldTree;
 
 /**
- * The lua strategy's folds made by Neovim's foldCreate() through LuaJIT's FFI (lua/nvimpam/native.lua)
- * and by :fold commands, in a real headless Neovim: where each is used, that both give the plan's
- * exact tree, and that the JVM stops sending the commands a Neovim does not need.
+ * The lua and viml strategies' folds made by Neovim's foldCreate() through LuaJIT's FFI
+ * (lua/nvimpam/native.lua) and by :fold commands, in a real headless Neovim: where each is used,
+ * that both give the plan's exact tree, and that the JVM stops sending the commands a Neovim does
+ * not need, and what happens when Neovim needs them again.
  */
 class NativeFoldsTest {
   /** The Neovims CI runs; native.lua's declaration was checked against their sources. */
@@ -104,48 +106,55 @@ class NativeFoldsTest {
         lua("local c, why = require('nvimpam.native').creator() return { c ~= nil, why }"));
   }
 
-  @ParameterizedTest(name = "one-line folds: {0}")
-  @ValueSource(booleans = {false, true})
-  void bothWaysGiveThePlansExactTree(boolean oneLineFolds) throws IOException {
+  /** The strategies that create natively where they can. */
+  static List<String> natives() {
+    return List.of(LuaStrategy.NAME, VimlStrategy.NAME);
+  }
+
+  @ParameterizedTest(name = "{0}, one-line folds: {1}")
+  @CsvSource({"lua, false", "lua, true", "viml, false", "viml, true"})
+  void bothWaysGiveThePlansExactTree(String strategy, boolean oneLineFolds) throws IOException {
     for (byte[] deck : List.of(EmbeddedNvim.exampleDeck(), DeckGenerator.foldCountDeck(5000))) {
       FoldPlan plan = plan(deck, oneLineFolds);
       for (boolean on : new boolean[] {true, false}) {
         nativeFolds(on);
         Buffer buf = open(deck);
-        FoldStrategy lua = FoldStrategies.byName(LuaStrategy.NAME);
-        lua.apply(nvim, buf, plan); // the first call carries the commands, the second not
-        lua.apply(nvim, buf, plan);
+        FoldStrategy s = FoldStrategies.byName(strategy);
+        s.apply(nvim, buf, plan); // the first call carries the commands, the second not
+        s.apply(nvim, buf, plan);
         nvim.command("setlocal foldminlines=0").join(); // so that the reader sees one-line folds closed
         assertEquals(FoldTree.of(plan), FoldTree.read(nvim), "native_folds = " + on);
       }
     }
   }
 
-  @Test
-  void aHighFoldminlinesKeepsCreatingNatively() throws IOException {
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("natives")
+  void aHighFoldminlinesKeepsCreatingNatively(String strategy) throws IOException {
     assumeTrue(createsNatively(), "this Neovim creates no folds natively");
     byte[] deck = EmbeddedNvim.exampleDeck();
     FoldPlan plan = plan(deck, true);
     Buffer buf = open(deck);
     nvim.command("setlocal foldminlines=50").join(); // folds that never show closed
 
-    FoldStrategies.byName(LuaStrategy.NAME).apply(nvim, buf, plan);
+    FoldStrategies.byName(strategy).apply(nvim, buf, plan);
 
     assertTrue(createsNatively(), "the check of the first fold does not rely on foldclosed()");
     nvim.command("setlocal foldminlines=0").join(); // so that the reader sees one-line folds closed
     assertEquals(FoldTree.of(plan), FoldTree.read(nvim));
   }
 
-  @Test
-  void onlyTheFirstPlanToANativeNeovimCarriesCommands() throws IOException {
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("natives")
+  void onlyTheFirstPlanToANativeNeovimCarriesCommands(String strategy) throws IOException {
     assumeTrue(createsNatively(), "this Neovim creates no folds natively");
     byte[] deck = DeckGenerator.foldCountDeck(2000);
     FoldPlan plan = plan(deck, false);
     Buffer buf = open(deck);
 
-    long[] nativeSent = sentPerApply(buf, plan, 3);
+    long[] nativeSent = sentPerApply(FoldStrategies.byName(strategy), buf, plan, 3);
     nativeFolds(false);
-    long[] commandsSent = sentPerApply(buf, plan, 3);
+    long[] commandsSent = sentPerApply(FoldStrategies.byName(strategy), buf, plan, 3);
 
     // Each command is at least "S,Efold|": 8 bytes.
     assertTrue(nativeSent[0] - nativeSent[1] >= 8L * plan.size(), "first " + nativeSent[0] + ", then " + nativeSent[1]);
@@ -155,15 +164,42 @@ class NativeFoldsTest {
     assertEquals(FoldTree.of(plan), FoldTree.read(nvim));
   }
 
-  private static long[] sentPerApply(Buffer buf, FoldPlan plan, int times) {
-    FoldStrategy lua = FoldStrategies.byName(LuaStrategy.NAME);
+  private static long[] sentPerApply(FoldStrategy s, Buffer buf, FoldPlan plan, int times) {
+    return sentPerApply(nvim, s, buf, plan, times);
+  }
+
+  private static long[] sentPerApply(Nvim to, FoldStrategy s, Buffer buf, FoldPlan plan, int times) {
     long[] sent = new long[times];
     for (int i = 0; i < times; i++) {
-      long before = nvim.rpc().bytesWritten();
-      lua.apply(nvim, buf, plan);
-      sent[i] = nvim.rpc().bytesWritten() - before;
+      long before = to.rpc().bytesWritten();
+      s.apply(to, buf, plan);
+      sent[i] = to.rpc().bytesWritten() - before;
     }
     return sent;
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("natives")
+  void aPlanSentWithoutCommandsGetsItsFoldsWhenNeovimStoppedCreatingNatively(String strategy) throws IOException {
+    assumeTrue(createsNatively(), "this Neovim creates no folds natively");
+    try (Nvim own = EmbeddedNvim.start()) { // the disable lasts for the session
+      byte[] deck = DeckGenerator.foldCountDeck(2000);
+      FoldPlan plan = plan(deck, false);
+      EmbeddedNvim.edit(own, deck, dir);
+      Buffer buf = own.currentBuffer().join();
+      FoldStrategy s = FoldStrategies.byName(strategy);
+      s.apply(own, buf, plan); // says that Neovim creates natively
+      EmbeddedNvim.lua(own, "require('nvimpam.native').disable('a test said so')");
+
+      long without = sentPerApply(own, s, buf, plan, 1)[0];
+      FoldTree made = FoldTree.read(own);
+      long with = sentPerApply(own, s, buf, plan, 1)[0];
+
+      assertEquals(FoldTree.of(plan), made, "made by the commands Neovim built itself");
+      assertTrue(with - without >= 8L * plan.size(), "the first plan came without commands (" + without
+          + " bytes), the one after it with them (" + with + ")");
+      assertEquals(FoldTree.of(plan), FoldTree.read(own));
+    }
   }
 
   /**

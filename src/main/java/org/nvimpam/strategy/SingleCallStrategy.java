@@ -24,7 +24,10 @@ abstract class SingleCallStrategy implements FoldStrategy {
    * 1.31-1.40, 20 → 1.38-1.42 / 1.32-1.33, 50 → 1.39-1.53 / 1.29-1.37 (lua; viml alike). Against
    * one command per line, side by side at 100k: lua 1.43 → 1.35 on 0.7.2, 1.36 → 1.33 on 0.12.4;
    * viml 1.39 → 1.32 and 1.33 → 1.30. On 0.12.4, running the received string went from 1.65x the
-   * floor (split()) or 1.13-1.16x (nvim_exec2()) to 1.09-1.10x.
+   * floor (split()) or 1.13-1.16x (nvim_exec2()) to 1.09-1.10x. Measured before native folds, when
+   * every call ran its commands; now they run only where Neovim cannot create natively, and a
+   * sweep measures them only with native folds off: {@code --nvim-arg=--cmd "--nvim-arg=lua
+   * require('nvimpam.config').set({ native_folds = false })"}.
    */
   static final int DEFAULT_PER_LINE = 20;
 

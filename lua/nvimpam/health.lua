@@ -61,7 +61,8 @@ function M.check()
 
   local creates_natively, why_not = require('nvimpam.native').creator()
   if creates_natively then
-    ok("folds are created by Neovim's foldCreate(), called through LuaJIT's FFI")
+    ok("folds are created by Neovim's foldCreate(), called through LuaJIT's FFI (strategies lua and viml,"
+      .. " and the whole refreshes while editing; the others send :fold commands)")
   else
     info('folds are created by :fold commands (' .. why_not .. ')')
   end

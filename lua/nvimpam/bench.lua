@@ -51,10 +51,7 @@ local function commands(buf, chunk, per_line)
   local plan = folds.applied(buf)
   local p = prebuilt
   if p.plan ~= plan or p.chunk ~= chunk or p.per_line ~= per_line then
-    local cmds = {}
-    for f = 0, plan.n - 1 do
-      cmds[f + 1] = plan.s(f) .. ',' .. plan.e(f) .. 'fold'
-    end
+    local cmds = folds.commands(buf)
     local lines = joined(cmds, per_line)
     p = { plan = plan, chunk = chunk, per_line = per_line, cmds = cmds, script = table.concat(cmds, '\n'),
           pipe = joined(cmds, chunk) }

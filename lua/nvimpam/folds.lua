@@ -343,22 +343,32 @@ function M.finish(buf, failed)
   end
 end
 
--- Creates the plan's folds by calling foldCreate() (nvimpam.native); false, with no folds made,
--- when that cannot be used here, when a fold lies outside the buffer (foldCreate() does not check;
--- the :fold commands name the first such fold), or when the first fold came out other than asked
--- (then never again this session).
-local function create_natively(p)
-  local create = native.creator()
-  if not create or not p.ends or p.n == 0 or vim.wo.foldmethod ~= 'manual' then
+-- Whether foldCreate() (nvimpam.native) may make plan p's folds in buffer `buf`: it can be called
+-- here, and every fold lies inside the buffer (foldCreate() does not check; the :fold commands name
+-- the first fold outside). Asked once per refresh, for all its windows.
+local function natively_creatable(p, buf)
+  if not native.creator() or not p.ends or p.n == 0 then
     return false
   end
-  local count, ends = api.nvim_buf_line_count(0), p.ends
+  local count, ends = api.nvim_buf_line_count(buf), p.ends
   for f = 0, 2 * p.n - 1, 2 do
     local s, e = ends[f], ends[f + 1]
     if s < 1 or e < s or e > count then
       return false
     end
   end
+  return true
+end
+
+-- Creates the folds of plan p, which natively_creatable() accepted, in the current window by
+-- calling foldCreate(); false, with no folds made, when the window's folds are not manual or the
+-- first fold came out other than asked (then never again this session).
+local function create_natively(p)
+  local create = native.creator()
+  if not create or vim.wo.foldmethod ~= 'manual' then
+    return false
+  end
+  local count, ends = api.nvim_buf_line_count(0), p.ends
   local s, e = ends[0], ends[1]
   create(s, e)
   -- The only fold so far: lines s to e at level 1, their neighbours at 0 ('foldminlines' may keep
@@ -375,13 +385,19 @@ local function create_natively(p)
   return true
 end
 
+-- The `S,Efold` command of fold f of plan p.
+local function fold_command(p, f)
+  return p.s(f) .. ',' .. p.e(f) .. 'fold'
+end
+
 -- Creates the plan's folds in the current window; nil, or the error value (see contract.properties)
--- naming the failing fold, counted from 1 in plan order. Natively where that can be used, else by
--- commands: with `cmds`, the plan's commands in one string of newline-separated lines of
--- '|'-joined commands, nvimpam#execute_lines() runs them from C (a Lua loop of nvim_command costs
--- a fifth more); when one fails, the folds are made again one by one to name it.
-local function create_folds(p, cmds)
-  if create_natively(p) then
+-- naming the failing fold, counted from 1 in plan order. Natively where `natively` (what
+-- natively_creatable() said) and the window allow, else by commands: with `cmds`, the plan's
+-- commands in one string of newline-separated lines of '|'-joined commands,
+-- nvimpam#execute_lines() runs them from C (a Lua loop of nvim_command costs a fifth more); when
+-- one fails, the folds are made again one by one to name it.
+local function create_folds(p, cmds, natively)
+  if natively and create_natively(p) then
     return
   end
   if cmds then
@@ -395,7 +411,7 @@ local function create_folds(p, cmds)
   local f = 0
   local ok, err = pcall(function()
     while f < p.n do
-      cmd(p.s(f) .. ',' .. p.e(f) .. 'fold')
+      cmd(fold_command(p, f))
       f = f + 1
     end
   end)
@@ -411,12 +427,14 @@ end
 --- table raised by error() arrives as NULL.
 function M.apply(plan)
   local wins = M.prepare(plan)
-  local st = buffers[bufnr(plan.buf)]
+  local buf = bufnr(plan.buf)
+  local st = buffers[buf]
   local failed
   local ok, err = pcall(function()
+    local natively = natively_creatable(st.plan, buf)
     for _, win in ipairs(wins) do
       api.nvim_win_call(win, function()
-        failed = failed or create_folds(st.plan, plan.cmds)
+        failed = failed or create_folds(st.plan, plan.cmds, natively)
       end)
     end
   end)
@@ -439,7 +457,11 @@ end
 --- `wins`, and returns the windows where that could not be done (no folds made there), for
 --- nvimpam#apply() to run the commands in.
 function M.create_natively_in(buf, wins)
-  local p = buffer_state(bufnr(buf)).plan
+  buf = bufnr(buf)
+  local p = buffer_state(buf).plan
+  if not natively_creatable(p, buf) then
+    return wins
+  end
   local left = {}
   for _, win in ipairs(wins) do
     if not api.nvim_win_call(win, function()
@@ -451,13 +473,14 @@ function M.create_natively_in(buf, wins)
   return left
 end
 
---- The prepared plan's `S,Efold` commands, one per item: for nvimpam#apply() when the JVM left them
---- out (its last answer said that foldCreate() makes the folds) and this time it cannot.
+--- The `S,Efold` commands of the plan prepared or last applied for `buf`, one per item: for
+--- nvimpam#apply() when the JVM left them out (its last answer said that foldCreate() makes the
+--- folds) and this time it cannot, and for the benchmark's floor.
 function M.commands(buf)
   local p = buffer_state(bufnr(buf)).plan
   local cmds = {}
   for f = 0, p.n - 1 do
-    cmds[f + 1] = p.s(f) .. ',' .. p.e(f) .. 'fold'
+    cmds[f + 1] = fold_command(p, f)
   end
   return cmds
 end

@@ -1,7 +1,9 @@
 package org.nvimpam.strategy;
 
+import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import org.msgpack.core.MessageFormat;
+import org.msgpack.core.MessagePacker;
 import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.ApiInfo;
 import org.nvimpam.nvim.Nvim;
@@ -45,16 +47,20 @@ final class CallAtomicStrategy extends CommandStreamStrategy {
     if (unavailable != null) {
       throw new IllegalStateException(unavailable);
     }
-    return nvim.call("nvim_call_atomic", out -> {
-      out.packArrayHeader(1);
-      out.packArrayHeader(to - from);
-      commands.packEach(out, plan, from, to, CALL, CALL);
-    }, ERROR).thenApply(error -> {
+    return nvim.call("nvim_call_atomic", out -> packBatch(out, plan, commands, from, to), ERROR).thenApply(error -> {
       if (error != null) {
         throw new FoldFailure(from + error.index(), error.message());
       }
       return null;
     });
+  }
+
+  /** The params of the nvim_call_atomic that creates folds {@code [from, to)}: one call per fold. */
+  static void packBatch(MessagePacker out, FoldPlan plan, FoldCommands commands, int from, int to)
+      throws IOException {
+    out.packArrayHeader(1);
+    out.packArrayHeader(to - from);
+    commands.packEach(out, plan, from, to, CALL, CALL);
   }
 
   /** The error part of nvim_call_atomic's reply: the failing call's index and Neovim's message. */

@@ -109,7 +109,7 @@ final class NotifiedCommandsStrategy implements FoldStrategy {
     FoldCommands commands = new FoldCommands();
     byte[] params = winExecuteParams(window);
     byte[] next = FoldCommands.concat(NOTIFICATION, params);
-    int perWrite = Math.max(1, Math.min(BATCH / chunk, NOTIFICATIONS_PER_WRITE)) * chunk;
+    int perWrite = foldsPerWrite(chunk);
     WritePacer pacer = new WritePacer(nvim);
     for (int from = 0; from < plan.size(); from += perWrite) {
       pacer.beforeWrite();
@@ -127,6 +127,11 @@ final class NotifiedCommandsStrategy implements FoldStrategy {
         }
       });
     }
+  }
+
+  /** Folds per write for {@code chunk} folds per notification (per-command has 1). */
+  static int foldsPerWrite(int chunk) {
+    return Math.max(1, Math.min(BATCH / chunk, NOTIFICATIONS_PER_WRITE)) * chunk;
   }
 
   /**

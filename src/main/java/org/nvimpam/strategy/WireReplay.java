@@ -30,14 +30,11 @@ final class WireReplay {
     for (int from = 0; from < plan.size(); from += CallAtomicStrategy.DEFAULT_BATCH) {
       int first = from;
       int to = Math.min(plan.size(), from + CallAtomicStrategy.DEFAULT_BATCH);
-      atomicBatches.add(FoldCommands.msgpack(out -> {
-        out.packArrayHeader(1).packArrayHeader(to - first);
-        commands.packEach(out, plan, first, to, CallAtomicStrategy.CALL, CallAtomicStrategy.CALL);
-      }));
+      atomicBatches.add(FoldCommands.msgpack(out -> CallAtomicStrategy.packBatch(out, plan, commands, first, to)));
     }
     byte[] params = NotifiedCommandsStrategy.winExecuteParams(window);
     byte[] next = FoldCommands.concat(NotifiedCommandsStrategy.NOTIFICATION, params);
-    int perWrite = NotifiedCommandsStrategy.NOTIFICATIONS_PER_WRITE;
+    int perWrite = NotifiedCommandsStrategy.foldsPerWrite(1);
     for (int from = 0; from < plan.size(); from += perWrite) {
       int first = from;
       int to = Math.min(plan.size(), from + perWrite);

@@ -5,12 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.nvimpam.deck.Lines;
@@ -18,34 +14,18 @@ import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.fold.FoldParser;
 import org.nvimpam.gen.DeckGenerator;
 import org.nvimpam.nvim.Buffer;
-import org.nvimpam.nvim.Nvim;
-import org.nvimpam.testutil.EmbeddedNvim;
 import org.nvimpam.testutil.FoldTree;
+import org.nvimpam.testutil.SharedNvimTestBase;
 
 /** The plugin's whole refreshes (:NvimpamFold, a reload) in a real headless Neovim. */
-class FolderTest {
-  @TempDir static Path dir;
-  static Nvim nvim;
-
-  @BeforeAll
-  static void start() throws IOException {
-    nvim = EmbeddedNvim.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    nvim.close();
-  }
-
+class FolderTest extends SharedNvimTestBase {
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"lua", "viml"})
   void refreshesAfterTheFirstLeaveTheCommandsOutWhereNeovimCreatesNatively(String strategy) throws IOException {
-    assumeTrue(Boolean.TRUE.equals(EmbeddedNvim.lua(nvim, "return require('nvimpam.folds').creates_natively()")),
+    assumeTrue(Boolean.TRUE.equals(lua("return require('nvimpam.folds').creates_natively()")),
         "this Neovim creates no folds natively");
     byte[] deck = DeckGenerator.foldCountDeck(2000);
-    nvim.command("silent! %bwipeout!").join();
-    EmbeddedNvim.edit(nvim, deck, dir);
-    Buffer buf = nvim.currentBuffer().join();
+    Buffer buf = open(deck);
     Folder folder = new Folder(nvim, new AtomicReference<>(Settings.DEFAULTS.merge(Map.of("strategy", strategy))));
 
     long first = sent(() -> folder.fold(buf));

@@ -5,34 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.nvimpam.nvim.ApiInfo;
 import org.nvimpam.nvim.ExtTypes;
-import org.nvimpam.nvim.Nvim;
-import org.nvimpam.testutil.EmbeddedNvim;
+import org.nvimpam.testutil.SharedNvimTestBase;
 
 /**
  * call-atomic is made of nvim_call_atomic, deprecated since Neovim 0.10: the JVM reads from the
  * API info whether the connected Neovim still serves it, and if not says what to choose instead.
  */
-class CallAtomicAvailabilityTest {
-  static Nvim nvim;
-
-  @BeforeAll
-  static void start() throws IOException {
-    nvim = EmbeddedNvim.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    nvim.close();
-  }
-
+class CallAtomicAvailabilityTest extends SharedNvimTestBase {
   @Test
   void theApiInfoKnowsTheFunctionsNeovimItselfLists() {
     ApiInfo info = nvim.apiInfo();

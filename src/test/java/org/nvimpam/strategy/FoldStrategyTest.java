@@ -5,14 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -23,25 +19,12 @@ import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.gen.DeckGenerator;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.ErrorValue;
-import org.nvimpam.nvim.Nvim;
 import org.nvimpam.testutil.EmbeddedNvim;
 import org.nvimpam.testutil.FoldTree;
+import org.nvimpam.testutil.SharedNvimTestBase;
 
 /** Every strategy, on real decks in a real headless Neovim, gives the plan's exact fold tree. */
-class FoldStrategyTest {
-  @TempDir static Path dir;
-  static Nvim nvim;
-
-  @BeforeAll
-  static void start() throws IOException {
-    nvim = EmbeddedNvim.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    nvim.close();
-  }
-
+class FoldStrategyTest extends SharedNvimTestBase {
   static byte[] exampleDeck() throws IOException {
     return EmbeddedNvim.exampleDeck();
   }
@@ -60,13 +43,6 @@ class FoldStrategyTest {
   static byte[] deck(String name) throws IOException {
     return name.equals("example.pc") ? exampleDeck()
         : DeckGenerator.foldCountDeck(Integer.parseInt(name.substring(0, name.indexOf(' '))));
-  }
-
-  private static Buffer open(byte[] deck) throws IOException {
-    nvim.command("silent! %bwipeout!").join();
-    EmbeddedNvim.edit(nvim, deck, dir);
-    nvim.command("setlocal foldlevel=0").join(); // window-local: do not inherit an earlier test's
-    return nvim.currentBuffer().join();
   }
 
   private static FoldPlan plan(byte[] deck) {

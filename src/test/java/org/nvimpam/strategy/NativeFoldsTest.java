@@ -5,13 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -24,6 +20,7 @@ import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.testutil.EmbeddedNvim;
 import org.nvimpam.testutil.FoldTree;
+import org.nvimpam.testutil.SharedNvimTestBase;
 
 /**
  * The lua and viml strategies' folds made by Neovim's foldCreate() through LuaJIT's FFI
@@ -31,30 +28,13 @@ import org.nvimpam.testutil.FoldTree;
  * that both give the plan's exact tree, and that the JVM stops sending the commands a Neovim does
  * not need, and what happens when Neovim needs them again.
  */
-class NativeFoldsTest {
+class NativeFoldsTest extends SharedNvimTestBase {
   /** The Neovims CI runs; native.lua's declaration was checked against their sources. */
   private static final List<String> CHECKED = List.of("0.7.2", "0.10.4", "0.12.4");
-
-  @TempDir static Path dir;
-  static Nvim nvim;
-
-  @BeforeAll
-  static void start() throws IOException {
-    nvim = EmbeddedNvim.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    nvim.close();
-  }
 
   @AfterEach
   void defaults() {
     lua("require('nvimpam.config').set({})");
-  }
-
-  private static Object lua(String code) {
-    return EmbeddedNvim.lua(nvim, code);
   }
 
   private static String version() {
@@ -67,13 +47,6 @@ class NativeFoldsTest {
 
   private static void nativeFolds(boolean on) {
     lua("require('nvimpam.config').set({ native_folds = " + on + " })");
-  }
-
-  private static Buffer open(byte[] deck) throws IOException {
-    nvim.command("silent! %bwipeout!").join();
-    EmbeddedNvim.edit(nvim, deck, dir);
-    nvim.command("setlocal foldlevel=0").join();
-    return nvim.currentBuffer().join();
   }
 
   private static FoldPlan plan(byte[] deck, boolean oneLineFolds) {

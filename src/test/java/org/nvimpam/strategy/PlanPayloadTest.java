@@ -53,10 +53,7 @@ class PlanPayloadTest {
   }
 
   static Buffer open(Nvim nvim, byte[] deck) throws IOException {
-    nvim.command("silent! %bwipeout!").join();
-    EmbeddedNvim.edit(nvim, deck, dir);
-    nvim.command("setlocal foldlevel=0").join();
-    return nvim.currentBuffer().join();
+    return EmbeddedNvim.openAlone(nvim, deck, dir);
   }
 
   /** Applies the plan of {@code deck} and checks the tree and the texts of some of its folds. */

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.rpc.ChildProcessTransport;
 
@@ -83,6 +84,17 @@ public final class EmbeddedNvim {
     Files.write(file, deck);
     nvim.command("edit " + file).join();
     return file;
+  }
+
+  /**
+   * Opens {@code deck} as the only buffer, with 'foldlevel' 0 in its window (window-local: no
+   * earlier test's value is inherited), and returns it.
+   */
+  public static Buffer openAlone(Nvim nvim, byte[] deck, Path dir) throws IOException {
+    nvim.command("silent! %bwipeout!").join();
+    edit(nvim, deck, dir);
+    nvim.command("setlocal foldlevel=0").join();
+    return nvim.currentBuffer().join();
   }
 
   /** The text of a test resource. */

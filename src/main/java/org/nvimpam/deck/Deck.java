@@ -16,7 +16,7 @@ import java.util.Arrays;
  * between the previous edit and this one. Not thread-safe, except that a {@link SegmentWriter} may
  * fill segments on another thread before their chunk is {@linkplain #append appended}.
  */
-public final class Deck {
+public final class Deck implements LineSource {
   public static final int SEGMENT_BITS = 22;
   /** 4 MiB: small enough that copying one is cheap, large enough that a 2 GiB deck fits 512. */
   public static final int SEGMENT_BYTES = 1 << SEGMENT_BITS;
@@ -80,6 +80,7 @@ public final class Deck {
     return deck;
   }
 
+  @Override
   public int lineCount() {
     return addr.length - (gapEnd - gapStart);
   }
@@ -89,16 +90,19 @@ public final class Deck {
   }
 
   /** The array holding line {@code i}; valid until the next {@link #replace}. */
+  @Override
   public byte[] bytes(int i) {
     return segments[addr[slot(i)] >>> SEGMENT_BITS];
   }
 
   /** Offset of line {@code i} in {@link #bytes(int) bytes(i)}. */
+  @Override
   public int start(int i) {
     return addr[slot(i)] & OFFSET_MASK;
   }
 
   /** Raw length of line {@code i}, a final CR included. */
+  @Override
   public int length(int i) {
     return lens[slot(i)];
   }

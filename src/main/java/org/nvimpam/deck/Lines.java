@@ -10,7 +10,7 @@ import java.util.List;
  * <p>Lines are never decoded (FOLDS.md §2.2): any byte, including NUL, CR and invalid UTF-8, is an
  * ordinary byte. Line {@code i} is {@code data[start(i) .. end(i))}.
  */
-public final class Lines {
+public final class Lines implements LineSource {
   private static final Lines EMPTY = new Lines(new byte[0], new int[] {0}, 0);
 
   private final byte[] data;
@@ -118,11 +118,22 @@ public final class Lines {
     return count;
   }
 
+  @Override
+  public int lineCount() {
+    return count;
+  }
+
+  @Override
+  public byte[] bytes(int i) {
+    return data;
+  }
+
   /** The shared backing array; read only. */
   public byte[] data() {
     return data;
   }
 
+  @Override
   public int start(int line) {
     return starts[line];
   }
@@ -131,6 +142,7 @@ public final class Lines {
     return starts[line + 1];
   }
 
+  @Override
   public int length(int line) {
     return starts[line + 1] - starts[line];
   }

@@ -1,0 +1,231 @@
+package org.nvimpam.deck;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The card-layout table (docs/CARDS.md), as the JVM reads it from the jar's copy of
+ * lua/nvimpam/layout/, and its lookup of a card header line's layout. Immutable.
+ *
+ * <p>Entries with the same key form a group, sorted by version. A header line finds its group by
+ * its word and, where the base entry has {@code select=}, the trimmed text of those columns.
+ */
+public final class CardLayouts {
+  static final String RESOURCE_DIR = "/runtime/lua/nvimpam/layout/";
+
+  private static volatile CardLayouts bundled;
+
+  private final List<CardLayout> entries;
+  private final RowCheck[][] checks; // by entry, then row
+  private final int[][] groups; // entry indices by group, ascending version
+  private final int[] groupOf; // by entry
+  private final Map<Long, Integer> byWord = new HashMap<>();
+  private final Map<Long, Integer>[] variants; // by group of a base entry: packed variant -> group
+  private final int newest;
+
+  @SuppressWarnings("unchecked")
+  private CardLayouts(List<CardLayout> entries) {
+    this.entries = entries;
+    Map<String, List<Integer>> byKey = new java.util.LinkedHashMap<>();
+    for (int e = 0; e < entries.size(); e++) {
+      byKey.computeIfAbsent(entries.get(e).key(), k -> new ArrayList<>()).add(e);
+    }
+    groups = new int[byKey.size()][];
+    groupOf = new int[entries.size()];
+    variants = new Map[byKey.size()];
+    Map<String, Integer> groupByKey = new HashMap<>();
+    int g = 0;
+    int newestVersion = 0;
+    for (var en : byKey.entrySet()) {
+      int[] members = en.getValue().stream().mapToInt(Integer::intValue).toArray();
+      Integer[] boxed = Arrays.stream(members).boxed().toArray(Integer[]::new);
+      Arrays.sort(boxed, (x, y) -> Integer.compare(entries.get(x).version(), entries.get(y).version()));
+      members = Arrays.stream(boxed).mapToInt(Integer::intValue).toArray();
+      groups[g] = members;
+      for (int m : members) {
+        groupOf[m] = g;
+        newestVersion = Math.max(newestVersion, entries.get(m).version());
+      }
+      groupByKey.put(en.getKey(), g);
+      g++;
+    }
+    newest = newestVersion;
+    for (var en : groupByKey.entrySet()) {
+      String key = en.getKey();
+      int colon = key.indexOf(':');
+      if (colon < 0) {
+        byWord.put(wordKey(key), en.getValue());
+      }
+    }
+    for (var en : groupByKey.entrySet()) {
+      String key = en.getKey();
+      int colon = key.indexOf(':');
+      if (colon < 0) continue;
+      Integer base = groupByKey.get(key.substring(0, colon));
+      if (base == null || entries.get(groups[base][0]).selectFrom() == 0) {
+        throw new IllegalArgumentException("card-layout table: variant " + key + " has no base entry "
+            + key.substring(0, colon) + " with select=");
+      }
+      byte[] v = key.substring(colon + 1).getBytes(StandardCharsets.UTF_8);
+      long packed = pack(v, 0, v.length);
+      if (packed == 0) throw new IllegalArgumentException("card-layout table: variant " + key + " is longer than 7 bytes");
+      if (variants[base] == null) variants[base] = new HashMap<>();
+      variants[base].put(packed, en.getValue());
+    }
+    checks = new RowCheck[entries.size()][];
+    for (int e = 0; e < entries.size(); e++) {
+      CardLayout c = entries.get(e);
+      checks[e] = new RowCheck[c.rows().size()];
+      for (int r = 0; r < c.rows().size(); r++) checks[e][r] = new RowCheck(c, r);
+    }
+  }
+
+  /** The table bundled with the plugin (read once). */
+  public static CardLayouts bundled() {
+    CardLayouts b = bundled;
+    if (b == null) {
+      synchronized (CardLayouts.class) {
+        b = bundled;
+        if (b == null) bundled = b = load();
+      }
+    }
+    return b;
+  }
+
+  private static CardLayouts load() {
+    String index = resource("INDEX");
+    List<LayoutParser.Source> sources = new ArrayList<>();
+    for (String line : index.split("\n")) {
+      String name = line.trim();
+      if (name.isEmpty() || name.startsWith("#")) continue;
+      sources.add(new LayoutParser.Source(name, resource(name)));
+    }
+    return of(sources);
+  }
+
+  private static String resource(String name) {
+    try (InputStream in = CardLayouts.class.getResourceAsStream(RESOURCE_DIR + name)) {
+      if (in == null) {
+        throw new IllegalStateException("the jar has no " + RESOURCE_DIR + name + ": rebuild it with mvn package");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not read " + RESOURCE_DIR + name, e);
+    }
+  }
+
+  static CardLayouts of(List<LayoutParser.Source> sources) {
+    return new CardLayouts(LayoutParser.parse(sources));
+  }
+
+  /** A table from one text, for tests. */
+  public static CardLayouts parse(String name, String text) {
+    return of(List.of(new LayoutParser.Source(name, text)));
+  }
+
+  public List<CardLayout> entries() {
+    return entries;
+  }
+
+  public CardLayout entry(int e) {
+    return entries.get(e);
+  }
+
+  RowCheck check(int entry, int row) {
+    return checks[entry][row];
+  }
+
+  /** The greatest version any layout names: the version of a deck that names none. */
+  public int newestVersion() {
+    return newest;
+  }
+
+  /** The entries of a group, by ascending version. */
+  public int[] group(int g) {
+    return groups[g];
+  }
+
+  public int groupOf(int entry) {
+    return groupOf[entry];
+  }
+
+  /**
+   * The group of a card header line ({@code len} without a final CR), or -1 when the table has no
+   * entry for it (or it is no card header line).
+   */
+  public int groupOf(byte[] a, int off, int len) {
+    long word = LineBytes.headerWord(a, off, len);
+    if (word == 0) return -1;
+    Integer g = byWord.get(word);
+    if (g == null) return -1;
+    Map<Long, Integer> v = variants[g];
+    if (v == null) return g;
+    CardLayout base = entries.get(groups[g][0]);
+    int from = base.selectFrom() - 1;
+    int to = Math.min(base.selectTo(), len);
+    while (from < to && a[off + from] == ' ') from++;
+    while (to > from && a[off + to - 1] == ' ') to--;
+    if (from >= to) return g;
+    Integer variant = v.get(pack(a, off + from, to - from));
+    return variant == null ? g : variant;
+  }
+
+  /**
+   * The entry of group {@code g} for a deck of {@code version}: the greatest version at or below
+   * it; -1 when the deck is older than every entry of the group (checked leniently).
+   */
+  public int pick(int g, int version) {
+    int[] m = groups[g];
+    for (int i = m.length - 1; i >= 0; i--) {
+      if (entries.get(m[i]).version() <= version) return m[i];
+    }
+    return -1;
+  }
+
+  /** The header word of a key, packed as {@link LineBytes#headerWord} packs it. */
+  private static long wordKey(String word) {
+    long k = 0;
+    for (int i = 0; i < word.length(); i++) k = (k << 8) | word.charAt(i);
+    return k;
+  }
+
+  /** Up to 7 bytes with their count in the top byte; 0 when longer. */
+  private static long pack(byte[] a, int off, int len) {
+    if (len > 7) return 0;
+    long k = (long) len << 56;
+    for (int i = 0; i < len; i++) k |= (a[off + i] & 0xFFL) << (8 * (6 - i));
+    return k;
+  }
+
+  /** The canonical text of the table (docs/CARDS.md and lua/nvimpam/layout.lua's dump()). */
+  public String dump() {
+    StringBuilder sb = new StringBuilder();
+    for (CardLayout c : entries) {
+      if (!sb.isEmpty()) sb.append('\n');
+      sb.append("card ").append(c.key()).append(' ').append(c.category()).append(' ').append(c.version()).append(' ')
+          .append(c.selectFrom() == 0 ? "-" : c.selectFrom() + "-" + c.selectTo()).append('|').append(c.description());
+      for (RowLayout r : c.rows()) {
+        sb.append("\nrow ").append(r.kind().token()).append(' ').append(dash(r.arg())).append(' ').append(dash(r.label()));
+        for (FieldLayout f : r.fields()) {
+          sb.append("\nfield ").append(f.from()).append(' ').append(f.to()).append(' ').append(f.type().token())
+              .append(' ').append(f.name()).append(' ').append(dash(f.defaultValue())).append(' ')
+              .append(dash(f.defines())).append(' ').append(dash(f.references())).append(' ')
+              .append(f.values().isEmpty() ? "-" : String.join(",", f.values())).append(' ')
+              .append(f.alignRight() ? "right" : "left").append('|').append(f.description());
+        }
+      }
+    }
+    return sb.toString();
+  }
+
+  private static String dash(String s) {
+    return s == null ? "-" : s;
+  }
+}

@@ -1,0 +1,293 @@
+package org.nvimpam.deck;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The field checks of a whole deck (docs/CARDS.md, "What is an error"), kept up to date across
+ * edits: an edit checks again only the cards it touched, from the card header at or before it to
+ * the next card header after it, and shifts the problems below. Reads every byte of the rows it
+ * checks, in place. lua/nvimpam/fields.lua checks the same way (ContractIT compares the two).
+ * Not thread-safe.
+ */
+public final class DeckProblems {
+  private final CardLayouts table;
+  private final RowWalker walker;
+  private final ProblemList all = new ProblemList();
+  private final ProblemList region = new ProblemList();
+  private final ProblemList[] perVersion = new ProblemList[8];
+  private int entry; // the entry whose card is being checked
+  private LineSource src;
+  private ProblemList out;
+
+  public DeckProblems(CardLayouts table) {
+    this.table = table;
+    this.walker = new RowWalker(table);
+    for (int i = 0; i < perVersion.length; i++) perVersion[i] = new ProblemList();
+  }
+
+  /** Checks every line of {@code deck}, read as a deck of PAM-CRASH {@code version}. */
+  public void checkAll(LineSource deck, int version) {
+    all.clear();
+    check(deck, 0, deck.lineCount(), version, all);
+  }
+
+  /**
+   * Lines {@code [first, lastOld)} were replaced by {@code count} lines (0-based, old numbering):
+   * checks the cards they touch again.
+   */
+  public void edit(LineSource deck, int first, int lastOld, int count, int version) {
+    int n = deck.lineCount();
+    int s = Math.min(first, n);
+    while (s > 0 && (s == n || !RowWalker.isHeader(deck, s))) s--;
+    int e = Math.min(first + count, n);
+    while (e < n && !RowWalker.isHeader(deck, e)) e++;
+    int delta = count - (lastOld - first);
+    region.clear();
+    check(deck, s, e, version, region);
+    all.splice(s, e - delta, region, delta);
+  }
+
+  /** Problems in the whole deck. */
+  public int total() {
+    return all.size;
+  }
+
+  /** 0-based line of problem {@code p} (problems are sorted by line, then column). */
+  public int line(int p) {
+    return all.lines[p];
+  }
+
+  /** 0-based first byte of problem {@code p}. */
+  public int col(int p) {
+    return all.cols[p];
+  }
+
+  /** Exclusive end byte of problem {@code p}. */
+  public int end(int p) {
+    return all.ends[p];
+  }
+
+  /** 1 (error) or 2 (warning), as vim.diagnostic.severity counts. */
+  public int severity(int p) {
+    return all.severity(p);
+  }
+
+  /** The message of problem {@code p}, made from the deck's bytes (which must be those checked). */
+  public byte[] message(int p, LineSource deck) {
+    return message(all, p, deck);
+  }
+
+  /**
+   * Checks lines {@code [from, to)}, where {@code from} is 0 or a card header line and {@code to}
+   * a card header line or the line count, into {@code into}.
+   */
+  private void check(LineSource deck, int from, int to, int version, ProblemList into) {
+    this.src = deck;
+    int i = from;
+    while (i < to) {
+      int g = walker.groupAt(deck, i);
+      if (g < 0) {
+        i++;
+        continue;
+      }
+      int e = table.pick(g, version);
+      if (e >= 0) {
+        out = into;
+        entry = e;
+        i = walker.walkCard(deck, i, e, this::checkLine);
+      } else {
+        i = lenient(deck, i, table.group(g), into);
+      }
+    }
+    this.src = null;
+    out = null;
+  }
+
+  /**
+   * A card of a deck older than all its layouts: each layout walks it; the oldest's errors stay
+   * where every other layout finds an error overlapping them on the same line.
+   */
+  private int lenient(LineSource deck, int h, int[] members, ProblemList into) {
+    int k = Math.min(members.length, perVersion.length);
+    int next = h;
+    for (int v = 0; v < k; v++) {
+      perVersion[v].clear();
+      out = perVersion[v];
+      entry = members[v];
+      next = walker.walkCard(deck, h, members[v], this::checkLine);
+    }
+    ProblemList oldest = perVersion[0];
+    for (int p = 0; p < oldest.size; p++) {
+      if (oldest.severity(p) != ProblemList.ERROR) continue;
+      boolean everywhere = true;
+      for (int v = 1; v < k && everywhere; v++) everywhere = overlaps(perVersion[v], oldest, p);
+      if (everywhere) into.add(oldest, p);
+    }
+    return next;
+  }
+
+  private static boolean overlaps(ProblemList list, ProblemList of, int p) {
+    int line = of.lines[p];
+    for (int q = list.firstAtOrAfter(line); q < list.size && list.lines[q] == line; q++) {
+      if (list.severity(q) == ProblemList.ERROR && list.cols[q] < of.ends[p] && of.cols[p] < list.ends[q]) return true;
+    }
+    return false;
+  }
+
+  private void checkLine(int line, int code) {
+    if (code == RowWalker.COMMENT || code == RowWalker.EXTRA) return;
+    byte[] a = src.bytes(line);
+    int off = src.start(line);
+    int len = src.contentLength(line);
+    int first = out.size;
+    if (code >= 0) {
+      checkRow(a, off, len, table.check(entry, code), line, code);
+    } else if (code == RowWalker.GES || code == RowWalker.GES_END) {
+      tab(a, off, len, null, line, -1);
+      past(a, off, len, 80, line, -1);
+    }
+    if (out.size - first > 1) sortLine(first);
+  }
+
+  private void checkRow(byte[] a, int off, int len, RowCheck rc, int line, int row) {
+    for (int f = 0; f < rc.count; f++) {
+      int s = rc.from[f];
+      if (s >= len) break;
+      int e = Math.min(rc.to[f], len);
+      int vs = s;
+      int ve = e;
+      while (vs < ve && a[off + vs] == ' ') vs++;
+      while (ve > vs && a[off + ve - 1] == ' ') ve--;
+      if (vs == ve) continue;
+      FieldType t = rc.types[f];
+      boolean ok;
+      switch (t) {
+        case INT, INT_OR_BLANK -> ok = FieldForms.isInt(a, off + vs, off + ve) || FieldForms.isParameter(a, off + vs, off + ve);
+        case FLOAT -> ok = FieldForms.isFloat(a, off + vs, off + ve) || FieldForms.isParameter(a, off + vs, off + ve);
+        case FLAGS -> ok = FieldForms.isFlags(a, off + vs, off + ve) || FieldForms.isParameter(a, off + vs, off + ve);
+        case CHOICE -> ok = choice(a, off + vs, off + ve, rc.choices[f]);
+        case CONT -> ok = ve - vs == 1 && a[off + vs] == '&';
+        case BLANK -> {
+          out.add(line, s, e, ProblemList.meta(entry, row, f, ProblemList.BLANK, ProblemList.WARN));
+          continue;
+        }
+        default -> ok = true;
+      }
+      if (!ok) {
+        out.add(line, s, e, ProblemList.meta(entry, row, f, ProblemList.FORM, ProblemList.ERROR));
+      } else if (t.numeric() && f + 1 < rc.count && rc.types[f + 1].numeric() && rc.from[f + 1] == rc.to[f]
+          && rc.to[f] <= len && a[off + rc.to[f] - 1] != ' ' && rc.from[f + 1] < len && a[off + rc.from[f + 1]] != ' '
+          && (rc.to[f + 1] > len || a[off + rc.to[f + 1] - 1] == ' ')) {
+        out.add(line, s, e, ProblemList.meta(entry, row, f, ProblemList.RUNS, ProblemList.ERROR));
+      }
+    }
+    tab(a, off, len, rc, line, row);
+    past(a, off, len, rc.limit, line, row);
+  }
+
+  private static boolean choice(byte[] a, int s, int e, byte[][] values) {
+    for (byte[] v : values) {
+      if (FieldForms.equalsBytes(a, s, e, v)) return true;
+    }
+    return false;
+  }
+
+  private void tab(byte[] a, int off, int len, RowCheck rc, int line, int row) {
+    int end = Math.min(80, len);
+    for (int i = 0; i < end; i++) {
+      if (a[off + i] == '\t') {
+        int f = -1;
+        if (rc != null) {
+          for (int k = 0; k < rc.count && f < 0; k++) {
+            if (rc.from[k] <= i && i < rc.to[k]) f = k;
+          }
+        }
+        out.add(line, i, i + 1, ProblemList.meta(entry, row, f, ProblemList.TAB, ProblemList.ERROR));
+        return;
+      }
+    }
+  }
+
+  private void past(byte[] a, int off, int len, int limit, int line, int row) {
+    for (int i = limit; i < len; i++) {
+      if (a[off + i] != ' ') {
+        out.add(line, i, len, ProblemList.meta(entry, row, -1, ProblemList.PAST80, ProblemList.ERROR));
+        return;
+      }
+    }
+  }
+
+  /** Sorts the problems of one line from {@code first} on by column, then message. */
+  private void sortLine(int first) {
+    for (int i = first + 1; i < out.size; i++) {
+      for (int j = i; j > first && compare(j - 1, j) > 0; j--) out.swap(j - 1, j);
+    }
+  }
+
+  private int compare(int p, int q) {
+    if (out.cols[p] != out.cols[q]) return Integer.compare(out.cols[p], out.cols[q]);
+    return java.util.Arrays.compareUnsigned(message(out, p, src), message(out, q, src));
+  }
+
+  private byte[] message(ProblemList list, int p, LineSource deck) {
+    CardLayout card = table.entry(list.entry(p));
+    int row = list.row(p);
+    int f = list.field(p);
+    FieldLayout field = row >= 0 && f >= 0 ? card.rows().get(row).fields().get(f) : null;
+    int line = list.lines[p];
+    byte[] a = deck.bytes(line);
+    int off = deck.start(line);
+    Out m = new Out();
+    m.text(card.word());
+    int kind = list.kind(p);
+    if (field != null) m.text(" / ").text(field.name());
+    m.text(": ");
+    int s = list.cols[p];
+    int e = list.ends[p];
+    switch (kind) {
+      case ProblemList.TAB -> m.text("tab in column " + (s + 1));
+      case ProblemList.PAST80 -> {
+        int ve = e;
+        while (ve > s && a[off + ve - 1] == ' ') ve--;
+        m.text("text past column 80: \"");
+        if (ve - s > 20) m.bytes(a, off + s, 20).text("...");
+        else m.bytes(a, off + s, ve - s);
+        m.text("\"");
+      }
+      default -> {
+        int vs = s;
+        int ve = e;
+        while (vs < ve && a[off + vs] == ' ') vs++;
+        while (ve > vs && a[off + ve - 1] == ' ') ve--;
+        m.text("\"").bytes(a, off + vs, ve - vs).text("\" ");
+        switch (kind) {
+          case ProblemList.RUNS -> m.text("runs into " + card.rows().get(row).fields().get(f + 1).name());
+          case ProblemList.BLANK -> m.text("in columns " + field.from() + "-" + field.to() + ", which this layout leaves blank");
+          default -> m.text(switch (field.type()) {
+            case INT, INT_OR_BLANK -> "is not an integer";
+            case FLOAT -> "is not a number";
+            case FLAGS -> "is not a string of 0 and 1";
+            case CHOICE -> "is not one of " + String.join(", ", field.values());
+            case CONT -> "is not a continuation mark (&)";
+            default -> "is not valid";
+          });
+        }
+      }
+    }
+    return m.toByteArray();
+  }
+
+  /** A message's bytes: the deck's bytes go in unchanged. */
+  private static final class Out extends ByteArrayOutputStream {
+    Out text(String s) {
+      writeBytes(s.getBytes(StandardCharsets.UTF_8));
+      return this;
+    }
+
+    Out bytes(byte[] a, int off, int len) {
+      write(a, off, len);
+      return this;
+    }
+  }
+}

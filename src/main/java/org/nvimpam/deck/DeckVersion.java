@@ -1,0 +1,27 @@
+package org.nvimpam.deck;
+
+/**
+ * The PAM-CRASH version a deck declares (docs/CARDS.md, "Versions"): the first integer after
+ * {@code INPUTVERSION} at the start of a line among its first {@link #SCAN_LINES} lines.
+ */
+public final class DeckVersion {
+  /** How far the declaration is looked for; lua/nvimpam/rows.lua looks as far. */
+  public static final int SCAN_LINES = 200;
+  private static final byte[] WORD = LineBytes.ascii("INPUTVERSION");
+
+  private DeckVersion() {}
+
+  /** The declared version, or -1 when the deck declares none. */
+  public static int declared(LineSource src) {
+    int n = Math.min(SCAN_LINES, src.lineCount());
+    for (int i = 0; i < n; i++) {
+      byte[] a = src.bytes(i);
+      int off = src.start(i);
+      int len = src.contentLength(i);
+      if (LineBytes.startsWith(a, off, len, WORD)) {
+        return LineBytes.number(a, off, len, WORD.length, len);
+      }
+    }
+    return -1;
+  }
+}

@@ -1,0 +1,99 @@
+package org.nvimpam.deck;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/** One row of one entry, compiled for the walk and the checks: its fields as arrays. */
+final class RowCheck {
+  final RowLayout.Kind kind;
+  final int count;
+  /** 0-based first byte and exclusive end byte of each field. */
+  final int[] from;
+  final int[] to;
+  final FieldType[] types;
+  final byte[][][] choices; // the values of choice fields
+  final byte[] keyword; // the header word, for messages
+  /** Past-80 text starts at this byte (81 when the row has a cont field at column 81). */
+  final int limit;
+  // if / repeat: the earlier row and field the condition reads, and an if's value.
+  final int condRow;
+  final int condField;
+  final int condFrom; // the field's 0-based first byte and exclusive end
+  final int condTo;
+  final boolean condInt; // an int or int_or_blank field: compared as FOLDS.md §5.2 reads it
+  final int condNumber; // an int field's value, -2 when the value is no integer
+  final byte[] condText;
+  final byte[] startWord; // block START, end WORD
+  final byte[] endWord; // block END
+
+  RowCheck(CardLayout card, int row) {
+    RowLayout r = card.rows().get(row);
+    kind = r.kind();
+    List<FieldLayout> f = r.fields();
+    count = f.size();
+    from = new int[count];
+    to = new int[count];
+    types = new FieldType[count];
+    choices = new byte[count][][];
+    int lim = 80;
+    for (int i = 0; i < count; i++) {
+      FieldLayout x = f.get(i);
+      from[i] = x.from() - 1;
+      to[i] = x.to();
+      types[i] = x.type();
+      if (x.type() == FieldType.CHOICE) {
+        choices[i] = x.values().stream().map(v -> v.getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);
+      }
+      if (x.type() == FieldType.CONT && x.from() == 81) lim = 81;
+    }
+    limit = lim;
+    keyword = card.word().getBytes(StandardCharsets.UTF_8);
+    int cr = -1;
+    int cf = -1;
+    int cFrom = 0;
+    int cTo = 0;
+    boolean cInt = false;
+    int number = -2;
+    byte[] text = null;
+    if (kind == RowLayout.Kind.IF || kind == RowLayout.Kind.REPEAT) {
+      String name = kind == RowLayout.Kind.IF ? r.argHead(':') : r.arg();
+      for (int k = row - 1; k >= 0 && cr < 0; k--) {
+        int j = card.rows().get(k).field(name);
+        if (j >= 0) {
+          cr = k;
+          cf = j;
+          FieldLayout x = card.rows().get(k).fields().get(j);
+          cFrom = x.from() - 1;
+          cTo = x.to();
+          cInt = x.type() == FieldType.INT || x.type() == FieldType.INT_OR_BLANK;
+        }
+      }
+      if (kind == RowLayout.Kind.IF) {
+        String v = r.argTail(':');
+        text = v.getBytes(StandardCharsets.UTF_8);
+        try {
+          number = Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+          number = -2;
+        }
+      }
+    }
+    condRow = cr;
+    condField = cf;
+    condFrom = cFrom;
+    condTo = cTo;
+    condInt = cInt;
+    condNumber = number;
+    condText = text;
+    if (kind == RowLayout.Kind.BLOCK) {
+      startWord = r.argHead(',').getBytes(StandardCharsets.UTF_8);
+      endWord = r.argTail(',').getBytes(StandardCharsets.UTF_8);
+    } else if (kind == RowLayout.Kind.END) {
+      startWord = r.arg().getBytes(StandardCharsets.UTF_8);
+      endWord = null;
+    } else {
+      startWord = null;
+      endWord = null;
+    }
+  }
+}

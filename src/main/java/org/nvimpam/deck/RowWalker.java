@@ -1,0 +1,162 @@
+package org.nvimpam.deck;
+
+import java.util.Arrays;
+
+/**
+ * The row walk of docs/CARDS.md ("Walking a card's rows"): which row of which layout each line of
+ * a card is. lua/nvimpam/rows.lua walks the same way (ContractIT compares the two on whole decks).
+ * Not thread-safe: a walk keeps its state in fields, so that it allocates nothing.
+ */
+public final class RowWalker {
+  /** Codes of lines that are no row. A code {@code >= 0} is the index of the row in its entry. */
+  public static final int COMMENT = -1;
+  public static final int NONE = -2;
+  public static final int EXTRA = -3;
+  public static final int GES = -4;
+  public static final int GES_END = -5;
+
+  /** Told each line of a walk, in order. */
+  public interface Visitor {
+    void line(int line, int code);
+  }
+
+  private final CardLayouts table;
+  private int[] rowLine = new int[16]; // the last line each row of the card took, -1 for none
+
+  public RowWalker(CardLayouts table) {
+    this.table = table;
+  }
+
+  public CardLayouts table() {
+    return table;
+  }
+
+  static boolean isComment(LineSource src, int i) {
+    return LineBytes.isComment(src.bytes(i), src.start(i), src.contentLength(i));
+  }
+
+  static boolean isHeader(LineSource src, int i) {
+    return LineBytes.headerWord(src.bytes(i), src.start(i), src.contentLength(i)) != 0;
+  }
+
+  /** The group of line {@code i}'s card header, or -1 (no header, or no entry). */
+  int groupAt(LineSource src, int i) {
+    return table.groupOf(src.bytes(i), src.start(i), src.contentLength(i));
+  }
+
+  /**
+   * Walks the card whose header line is {@code h}, as entry {@code e} lays it out; returns the
+   * line after the card: the next card header line, or the line count.
+   */
+  public int walkCard(LineSource src, int h, int e, Visitor v) {
+    CardLayout card = table.entry(e);
+    int rows = card.rows().size();
+    if (rowLine.length < rows) rowLine = new int[rows];
+    Arrays.fill(rowLine, 0, rows, -1);
+    int endRow = -1;
+    for (int r = rows - 1; r >= 0; r--) {
+      if (card.rows().get(r).kind() == RowLayout.Kind.END) endRow = r;
+    }
+    byte[] endWord = endRow < 0 ? null : table.check(e, endRow).startWord;
+    v.line(h, 0);
+    rowLine[0] = h;
+    int n = src.lineCount();
+    int r = 1;
+    boolean ended = false; // the rows ended: later lines are extra
+    boolean endTaken = false; // the end row took its line: the rest of the card is extra
+    int left = -1; // lines a repeat row still takes; -1 before it started
+    boolean inBlock = false;
+    int i = h + 1;
+    while (i < n) {
+      byte[] a = src.bytes(i);
+      int off = src.start(i);
+      int len = src.contentLength(i);
+      if (LineBytes.isComment(a, off, len)) {
+        v.line(i++, COMMENT);
+        continue;
+      }
+      if (LineBytes.headerWord(a, off, len) != 0) break;
+      if (endWord != null && !endTaken && LineBytes.startsWith(a, off, len, endWord)) {
+        v.line(i, endRow);
+        rowLine[endRow] = i++;
+        ended = endTaken = true;
+        continue;
+      }
+      if (ended || r >= rows) {
+        v.line(i++, EXTRA);
+        continue;
+      }
+      RowCheck rc = table.check(e, r);
+      switch (rc.kind) {
+        case ROW, NAME -> {
+          v.line(i, r);
+          rowLine[r++] = i++;
+        }
+        case IF -> {
+          if (holds(src, rc)) {
+            v.line(i, r);
+            rowLine[r] = i++;
+          }
+          r++;
+        }
+        case REPEAT -> {
+          if (left < 0) left = count(src, rc);
+          if (left > 0) {
+            v.line(i, r);
+            rowLine[r] = i++;
+            left--;
+          }
+          if (left == 0) {
+            left = -1;
+            r++;
+          }
+        }
+        case GES -> {
+          if (LineBytes.isGesSelection(a, off, len)) {
+            v.line(i++, GES);
+          } else {
+            if (LineBytes.isGesEnd(a, off, len)) v.line(i++, GES_END);
+            r++;
+          }
+        }
+        case BLOCK -> {
+          if (inBlock || LineBytes.startsWith(a, off, len, rc.startWord)) {
+            boolean last = inBlock && LineBytes.startsWith(a, off, len, rc.endWord);
+            inBlock = !last;
+            v.line(i, r);
+            rowLine[r] = i++;
+            if (last) r++;
+          } else {
+            r++;
+          }
+        }
+        case END -> ended = true; // not its word (step 3 takes that): the rows end here
+      }
+    }
+    return i;
+  }
+
+  /** Whether an {@code if} row's condition holds on the line its field's row took. */
+  private boolean holds(LineSource src, RowCheck rc) {
+    int at = rc.condRow < 0 ? -1 : rowLine[rc.condRow];
+    if (at < 0) return false;
+    byte[] a = src.bytes(at);
+    int off = src.start(at);
+    int len = src.contentLength(at);
+    if (rc.condInt) {
+      return rc.condNumber >= 0 && LineBytes.number(a, off, len, rc.condFrom, rc.condTo) == rc.condNumber;
+    }
+    int s = Math.min(rc.condFrom, len);
+    int e = Math.min(rc.condTo, len);
+    while (s < e && a[off + s] == ' ') s++;
+    while (e > s && a[off + e - 1] == ' ') e--;
+    return FieldForms.equalsBytes(a, off + s, off + e, rc.condText);
+  }
+
+  /** The lines a {@code repeat} row takes: the number its field holds (FOLDS.md §5.2), or 0. */
+  private int count(LineSource src, RowCheck rc) {
+    int at = rc.condRow < 0 ? -1 : rowLine[rc.condRow];
+    if (at < 0) return 0;
+    return Math.max(0, LineBytes.number(src.bytes(at), src.start(at), src.contentLength(at), rc.condFrom, rc.condTo));
+  }
+}

@@ -1,0 +1,144 @@
+package org.nvimpam.deck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/** The field checks of docs/CARDS.md on the small test table. */
+class DeckProblemsTest {
+  private static final CardLayouts MINI = RowWalkerTest.mini();
+
+  static List<String> problems(CardLayouts t, LineSource src, int version) {
+    DeckProblems p = new DeckProblems(t);
+    p.checkAll(src, version);
+    return list(p, src);
+  }
+
+  static List<String> list(DeckProblems p, LineSource src) {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < p.total(); i++) {
+      out.add(p.line(i) + ":" + p.col(i) + "-" + p.end(i) + " " + p.severity(i) + " "
+          + new String(p.message(i, src), StandardCharsets.UTF_8));
+    }
+    return out;
+  }
+
+  static List<String> check(String... lines) {
+    return problems(MINI, Lines.ofLatin1(lines), 2011);
+  }
+
+  private static String node(String x) {
+    return String.format("NODE  /        1%16s%16s%16s", x, "0.", "0.");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"1", "1.", ".5", "-1.5E-3", "1e5", "+.5e+2", "1.5D-3", "1.5-3", "2.+4", ".", "-", "1e",
+      "<PARAM>", "[X]", "{Y}", "0.", "-1263.9"})
+  void floatFormsThatPamCrashReadsPass(String x) {
+    assertEquals(List.of(), check(node(x)));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"-1263.9S", "1.2.3", "1 5", "1,5", "e5x", "<A<B>", "-+1", "1.5-", "--1", "1e5.0"})
+  void floatFormsThatItDoesNotReadAreErrors(String x) {
+    List<String> p = check(node(x));
+    assertEquals(1, p.size(), p.toString());
+    assertEquals("0:16-32 1 NODE / X: \"" + x + "\" is not a number", p.get(0));
+  }
+
+  @Test
+  void anIntegerWithALetterIsAnError() {
+    assertEquals(List.of("0:8-16 1 NODE / IDNOD: \"12a\" is not an integer"),
+        check("NODE  /     12a              0."));
+  }
+
+  @Test
+  void aValueCutByTheColumnBoundaryRunsIntoTheNextField() {
+    // X is 16 columns of digits and Y starts with its tail: one number in two fields.
+    assertEquals(List.of("0:16-32 1 NODE / X: \"1234567890.12345\" runs into Y"),
+        check("NODE  /        11234567890.1234567                0."));
+  }
+
+  @Test
+  void twoFullWidthNumbersSideBySideAreFine() {
+    assertEquals(List.of(), check("NODE  /        11234567890.12345-234567890.12345"));
+  }
+
+  @Test
+  void aTabAndTextPastColumn80AreErrors() {
+    String l = "NODE  /       1\t" + " ".repeat(64) + "xyz";
+    assertEquals(List.of("0:8-16 1 NODE / IDNOD: \"1\t\" is not an integer", "0:15-16 1 NODE / IDNOD: tab in column 16",
+        "0:80-83 1 NODE: text past column 80: \"xyz\""), check(l));
+  }
+
+  @Test
+  void aContinuationMarkIsNoTextPastColumn80WhereTheRowHasOne() {
+    assertEquals(List.of(), check("MASS  /        1", "NAME m", String.format("%-80s&", "             1."),
+        "             2.", "        NOD 1", "        END"));
+    assertEquals(List.of("2:80-81 1 MASS / CONT: \"x\" is not a continuation mark (&)"),
+        check("MASS  /        1", "NAME m", String.format("%-80sx", "             1.")));
+  }
+
+  @Test
+  void textInABlankFieldIsAWarning() {
+    assertEquals(List.of("2:16-23 2 MASS / BLANK: \"7\" in columns 17-80, which this layout leaves blank"),
+        check("MASS  /        1", "NAME m", "             1.       7"));
+  }
+
+  @Test
+  void aChoiceOutsideItsListIsAnError() {
+    assertEquals(List.of("0:16-24 1 PART / ATYPE: \"FLUID\" is not one of SHELL, SOLID, BEAM"),
+        check("PART  /        1   FLUID       3"));
+  }
+
+  @Test
+  void gesLinesGetOnlyTheTabAndPast80Tests() {
+    assertEquals(List.of("3:13-14 1 MASS: tab in column 14"),
+        check("MASS  /        1", "NAME m", "             1.", "        NOD 1\t2xy"));
+  }
+
+  @Test
+  void aDeckOlderThanEveryLayoutKeepsOnlyErrorsAllLayoutsFind() {
+    // 2011 reads NINT where 2020 has a blank field: "3" there is fine in 2011, a warning in 2020.
+    Lines l = Lines.ofLatin1("SHELL /        1       1       1       2       3       4       3",
+        "SHELL /        2       1       1       2       3      4x");
+    assertEquals(List.of("1:48-56 1 SHELL / IDNOD4: \"4x\" is not an integer"), problems(MINI, l, 2000));
+    assertEquals(List.of("0:56-64 2 SHELL / BLANK: \"3\" in columns 57-64, which this layout leaves blank",
+        "1:48-56 1 SHELL / IDNOD4: \"4x\" is not an integer"), problems(MINI, l, 2020));
+  }
+
+  @Test
+  void editsCheckAgainOnlyWhatTheyTouchAndEqualAFullCheck() {
+    Random rnd = new Random(7);
+    String[] pool = {"NODE  /        1              0.              0.              0.", node("-1263.9S"),
+        "SHELL /        1       1       1       2       3       4", "SHELL /        1       1       1       2       3      4x",
+        "PART  /        1   SHELL       0", "PART  /        1   SHELL       3", "RMATsteel", "NAME p", "        1.    2",
+        "  0.5", "  x.5", "END_PART", "$ comment", "MASS  /        1", "             1.       7", "        NOD 1",
+        "        END", "junk\tline", "GROUP / g", "META", "END_META", String.format("%-80s&", "  1."), ""};
+    List<String> lines = new ArrayList<>();
+    for (int i = 0; i < 60; i++) lines.add(pool[rnd.nextInt(pool.length)]);
+    Deck deck = Deck.of(Lines.ofLatin1(lines.toArray(String[]::new)));
+    DeckProblems inc = new DeckProblems(MINI);
+    inc.checkAll(deck, 2011);
+    for (int step = 0; step < 2000; step++) {
+      int n = lines.size();
+      int first = rnd.nextInt(n + 1);
+      int last = Math.min(n, first + rnd.nextInt(4));
+      int k = rnd.nextInt(4);
+      String[] repl = new String[k];
+      for (int j = 0; j < k; j++) repl[j] = pool[rnd.nextInt(pool.length)];
+      deck.replace(first, last, Lines.ofLatin1(repl));
+      for (int j = first; j < last; j++) lines.remove(first);
+      for (int j = 0; j < k; j++) lines.add(first + j, repl[j]);
+      inc.edit(deck, first, last, k, 2011);
+      List<String> full = problems(MINI, Lines.ofLatin1(lines.toArray(String[]::new)), 2011);
+      assertEquals(full, list(inc, deck), "after step " + step);
+    }
+  }
+}

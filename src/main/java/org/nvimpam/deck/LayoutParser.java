@@ -16,6 +16,12 @@ final class LayoutParser {
   /** One file of the table: its name (for messages) and text. */
   record Source(String name, String text) {}
 
+  /** docs/CARDS.md's categories and id kinds; a word outside them is a typo. */
+  static final Set<String> CATEGORIES = Set.of("Node", "Element", "Link", "Part", "Material", "Contact",
+      "Constraint", "Load", "Auxiliary", "Output", "Control", "Safety", "Other");
+  static final Set<String> KINDS = Set.of("node", "element", "part", "material", "function", "group", "frame",
+      "sensor", "contact", "rbody", "constraint", "load", "output", "section", "ply", "layer", "mpc", "link", "numpar");
+
   private final List<CardLayout> cards = new ArrayList<>();
   private final Map<String, List<RowLayout>> fragments = new HashMap<>();
   private final Set<String> seen = new HashSet<>();
@@ -24,6 +30,7 @@ final class LayoutParser {
   private String file;
   private int lineNo;
   private String cardLine;
+  private int cardLineNo;
   private String[] cardHead;
   private String cardDescription;
   private String fragment;
@@ -78,6 +85,7 @@ final class LayoutParser {
   private void finish() {
     finishRow();
     if (cardHead != null) {
+      lineNo = cardLineNo; // what is wrong with a card as a whole is reported at its card line
       String[] t = cardHead;
       String key = t[1];
       int colon = key.indexOf(':');
@@ -99,6 +107,14 @@ final class LayoutParser {
       if (head.kind() != RowLayout.Kind.ROW || head.fields().isEmpty() || head.fields().get(0).type() != FieldType.KW) {
         throw error("card " + key + ": its first row must be a row whose first field is kw");
       }
+      for (int i = 0; i < rows.size(); i++) {
+        RowLayout row = rows.get(i);
+        if (row.kind() != RowLayout.Kind.IF && row.kind() != RowLayout.Kind.REPEAT) continue;
+        String name = row.kind() == RowLayout.Kind.IF ? row.argHead(':') : row.arg();
+        boolean found = false;
+        for (int k = 0; k < i; k++) found |= rows.get(k).field(name) >= 0;
+        if (!found) throw error("card " + key + ": row " + row.kind().token() + "=" + row.arg() + ": no earlier row has a field " + name);
+      }
       if (!seen.add(key + "@" + version)) throw error("card " + key + " version " + version + " is defined twice");
       cards.add(new CardLayout(key, word, t[2], version, selectFrom, selectTo, cardDescription, rows));
     } else if (fragment != null) {
@@ -115,8 +131,10 @@ final class LayoutParser {
     String key = t[1];
     if (!key.matches("[A-Z][A-Z0-9_]{0,5}(:[^\\s:]+)?")) throw error("bad card key '" + key + "'");
     if (description.isEmpty()) throw error("card " + key + " has no description");
+    if (!CATEGORIES.contains(t[2])) throw error("unknown category '" + t[2] + "'; one of " + new java.util.TreeSet<>(CATEGORIES));
     cardHead = t;
     cardLine = line;
+    cardLineNo = lineNo;
     cardDescription = description;
     rows = new ArrayList<>();
   }
@@ -209,12 +227,6 @@ final class LayoutParser {
       }
       default -> {}
     }
-    if (rowKind == RowLayout.Kind.IF || rowKind == RowLayout.Kind.REPEAT) {
-      String name = rowKind == RowLayout.Kind.IF ? rowArg.substring(0, rowArg.indexOf(':')) : rowArg;
-      boolean found = false;
-      for (RowLayout r : rows) found |= r.field(name) >= 0;
-      if (!found) throw error("row " + rowKind.token() + "=" + rowArg + ": no earlier row has a field " + name);
-    }
     rows.add(new RowLayout(rowKind, rowArg, rowLabel, f));
     rowFields = null;
   }
@@ -239,8 +251,8 @@ final class LayoutParser {
       String v = a.substring(eq + 1);
       switch (k) {
         case "default" -> dflt = v;
-        case "def" -> def = v;
-        case "ref" -> ref = v;
+        case "def" -> def = kind(v);
+        case "ref" -> ref = kind(v);
         case "values" -> values = List.of(v.split(","));
         case "align" -> {
           if (!v.equals("left") && !v.equals("right")) throw error("align is left or right");
@@ -258,6 +270,11 @@ final class LayoutParser {
     }
     rowFields.add(new FieldLayout(r[0], r[1], type, name, dflt, def, ref, values,
         right == null ? type.rightByDefault : right, description));
+  }
+
+  private String kind(String v) {
+    if (!KINDS.contains(v)) throw error("unknown id kind '" + v + "'; one of " + new java.util.TreeSet<>(KINDS));
+    return v;
   }
 
   private int[] range(String s) {

@@ -50,6 +50,23 @@ final class LiveBuffer implements BufferLoad.Target {
      */
     FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, long changedtick, boolean whole);
 
+    /** Whether fields are checked (the {@code checks} option), and how many problems Neovim shows. */
+    boolean checks();
+
+    int maxDiagnostics();
+
+    /**
+     * The version of an open deck that includes this buffer's file, or -1. Called without this
+     * buffer's lock held: it reads other buffers.
+     */
+    int inheritedVersion(LiveBuffer buffer);
+
+    /** This buffer was checked as a whole for the first time: buffers it includes may inherit its version. */
+    void checkedFirst(LiveBuffer buffer);
+
+    /** Shows {@code problems} (null: none, the checks are off) as the buffer's diagnostics. */
+    void publish(Buffer buffer, long changedtick, BufferChecks.Snapshot problems);
+
     /** Returns once every buffer event Neovim sent so far has been handled (a bounded wait). */
     void awaitEvents();
 
@@ -95,6 +112,9 @@ final class LiveBuffer implements BufferLoad.Target {
   private final Host host;
   private final Consumer<Throwable> errors;
   private final CompletableFuture<FoldSummary> firstPush = new CompletableFuture<>();
+  private final BufferChecks checks = new BufferChecks();
+  private boolean checksFailed; // the checks threw once: they stay off, the folds go on
+  private volatile java.nio.file.Path file; // the buffer's file, for its include files; null when unknown
 
   private Phase phase = Phase.LOADING;
   private BufferLoad load;
@@ -122,6 +142,14 @@ final class LiveBuffer implements BufferLoad.Target {
 
   Buffer buffer() {
     return buffer;
+  }
+
+  void file(java.nio.file.Path f) {
+    file = f;
+  }
+
+  java.nio.file.Path file() {
+    return file;
   }
 
   /** Starts loading the buffer's lines; the first push follows the load. Returns at once. */
@@ -203,7 +231,12 @@ final class LiveBuffer implements BufferLoad.Target {
       long t0 = System.nanoTime();
       try {
         engine.apply(firstline, lastline, linedata);
-        if (engine.deck().lineCount() == 0) engine.apply(0, 0, BufferListener.lineLeftWhenEmptied());
+        checkEdit(firstline, lastline, linedata.count());
+        if (engine.deck().lineCount() == 0) {
+          Lines left = BufferListener.lineLeftWhenEmptied();
+          engine.apply(0, 0, left);
+          checkEdit(0, 0, left.count());
+        }
       } catch (RuntimeException e) { // an edit outside the lines we hold: we lost track
         phase = Phase.CLOSED;
         cancelPending();
@@ -225,6 +258,19 @@ final class LiveBuffer implements BufferLoad.Target {
       boolean isolated = now - lastEventNanos >= debounceNanos; // a pending refresh is replaced either way
       lastEventNanos = now;
       schedule(isolated ? 0 : host.debounceMs());
+    }
+  }
+
+  /** Checks the cards an edit touched; a failure stops the checks, never the folds. Holds the lock. */
+  private void checkEdit(int first, int last, int count) {
+    try {
+      checks.edited(engine.deck(), first, last, count);
+    } catch (RuntimeException e) {
+      checks.drop();
+      checksFailed = true;
+      LOG.log(Level.WARNING, "field checks of buffer " + buffer.id() + " failed", e);
+      scheduler.execute(() -> errors.accept(new IllegalStateException("field checks stopped for this buffer: "
+          + e.getMessage(), e)));
     }
   }
 
@@ -286,10 +332,96 @@ final class LiveBuffer implements BufferLoad.Target {
     try {
       Refresh r = refresh(false);
       if (r.outcome() == Outcome.PUSHED) firstPush.complete(r.summary());
+      if (r.outcome() == Outcome.PUSHED || r.outcome() == Outcome.UNCHANGED) publishChecks();
     } catch (RuntimeException e) {
       LOG.log(Level.FINE, "live refresh failed", e);
       firstPush.completeExceptionally(e);
       errors.accept(e);
+    }
+  }
+
+  /**
+   * Checks the deck's fields (as a whole the first time, after its first folds) and sends Neovim
+   * the problems if they changed; clears them when the checks were turned off.
+   */
+  void publishChecks() {
+    try {
+      publishChecksOrThrow();
+    } catch (RuntimeException e) { // a broken table or a bug in the checks must never stop the folds
+      synchronized (this) {
+        checks.drop();
+        checksFailed = true;
+      }
+      LOG.log(Level.WARNING, "field checks of buffer " + buffer.id() + " failed", e);
+      errors.accept(new IllegalStateException("field checks stopped for this buffer: " + e.getMessage(), e));
+    }
+  }
+
+  private void publishChecksOrThrow() {
+    boolean first;
+    synchronized (this) {
+      if (phase != Phase.LIVE) return;
+      if (checksFailed) return;
+      first = host.checks() && !checks.checked();
+    }
+    int inherited = first ? host.inheritedVersion(this) : -1;
+    BufferChecks.Snapshot s;
+    long tick;
+    synchronized (this) {
+      if (phase != Phase.LIVE) return;
+      if (!host.checks()) {
+        if (!checks.checked()) return;
+        checks.drop();
+        s = null;
+      } else {
+        if (!checks.checked()) {
+          checks.inherit(inherited, engine.deck());
+          checks.checkAll(engine.deck());
+        } else {
+          first = false;
+        }
+        s = checks.changedSnapshot(engine.deck(), host.maxDiagnostics());
+        if (s == null && !first) return;
+      }
+      tick = changedtick;
+    }
+    if (s != null || !host.checks()) host.publish(buffer, tick, s);
+    if (first) host.checkedFirst(this);
+  }
+
+  /** The version this deck declares (-1: none), once it was checked. */
+  synchronized int declaredVersion() {
+    return checks.checked() ? checks.declared() : -1;
+  }
+
+  /** The files this deck's INCLU lines name, as written. */
+  synchronized java.util.List<String> includes() {
+    return phase == Phase.LIVE ? org.nvimpam.deck.Includes.of(engine.deck()) : java.util.List.of();
+  }
+
+  /** An including deck's version reached this one: check it again if that changes its version. */
+  void inherit(int version) {
+    synchronized (this) {
+      if (phase != Phase.LIVE || !checks.checked() || !checks.inherit(version, engine.deck())) return;
+    }
+    publishChecks();
+  }
+
+  /** The problems now (checking the whole deck first if that was not done), for :NvimpamCheck. */
+  BufferChecks.Snapshot problems(int cap) {
+    boolean first;
+    synchronized (this) {
+      if (phase != Phase.LIVE) return null;
+      first = !checks.checked();
+    }
+    int inherited = first ? host.inheritedVersion(this) : -1;
+    synchronized (this) {
+      if (phase != Phase.LIVE) return null;
+      if (!checks.checked()) {
+        checks.inherit(inherited, engine.deck());
+        checks.checkAll(engine.deck());
+      }
+      return checks.snapshot(engine.deck(), cap);
     }
   }
 

@@ -44,6 +44,10 @@ public final class PluginHost {
   /** How long :NvimpamFoldAttach waits for Neovim's initial dump of the buffer. */
   private static final long ATTACH_TIMEOUT_S = 60;
   private static final String DONE = "require('nvimpam.host')._done(...)";
+  /** lua/nvimpam/diagnostics.lua's entry point: (buf, changedtick, items, total). */
+  static final String DIAGNOSTICS = "require('nvimpam.diagnostics').set(...)";
+  /** The buffer variable lua/nvimpam/rows.lua reads for an include file's version. */
+  static final String INHERITED_VERSION = "nvimpam_inherited_version";
 
   private final Nvim nvim;
   private final AtomicReference<Settings> settings = new AtomicReference<>(Settings.DEFAULTS);
@@ -115,6 +119,7 @@ public final class PluginHost {
       case "detach" -> detach(buffer(args, 0));
       case "info" -> info();
       case "bench" -> bench(buffer(args, 0));
+      case "check" -> check(buffer(args, 0));
       default -> throw new IllegalArgumentException("nvimpam has no call '" + method + "'");
     };
   }
@@ -205,6 +210,7 @@ public final class PluginHost {
       throw new IllegalArgumentException("setup takes one table of options");
     }
     settings.getAndUpdate(current -> current.merge(m)); // one atomic update: none is lost
+    for (LiveBuffer lb : live.values()) scheduler.execute(lb::publishChecks); // checks or their cap may have changed
     long pid = ProcessHandle.current().pid();
     String version = Version.current();
     return out -> {
@@ -232,6 +238,7 @@ public final class PluginHost {
         r = lb.pushNow();
       }
       summary = r.summary();
+      lb.publishChecks();
     }
     if (summary == null) summary = folder.fold(b);
     return summary::pack;
@@ -279,6 +286,7 @@ public final class PluginHost {
     Settings s = settings.get();
     LiveBuffer lb = new LiveBuffer(b, new FoldEngine(s.foldOptions()), scheduler, liveHost(awaited),
         e -> reportLiveError(b, e));
+    askFile(lb);
     live.put(b.id(), lb);
     lb.startLoading(nvim, BufferLoad.Options.DEFAULT);
     return lb;
@@ -337,6 +345,107 @@ public final class PluginHost {
     return lines;
   }
 
+  /** :NvimpamCheck: the buffer's first {@code max_diagnostics} field problems and their total. */
+  Encoder check(Buffer requested) {
+    Buffer b = resolve(requested);
+    Await.call(nvim.sync(), "waiting for Neovim's earlier buffer events");
+    int cap = (int) Math.min(Integer.MAX_VALUE, settings.get().maxDiagnostics());
+    LiveBuffer lb = live.get(b.id());
+    BufferChecks.Snapshot problems = lb == null ? null : lb.problems(cap);
+    if (problems == null) { // not folded live (or still loading): read it now
+      org.nvimpam.deck.Deck deck = nvim.bufGetDeck(b);
+      BufferChecks once = new BufferChecks();
+      once.checkAll(deck);
+      problems = once.snapshot(deck, cap);
+    }
+    BufferChecks.Snapshot p = problems;
+    return out -> {
+      out.packMapHeader(2);
+      out.packString("items");
+      p.packItems(out);
+      out.packString("total").packInt(p.total());
+    };
+  }
+
+  /** Asks for the buffer's file (an absolute path; none without a name) without waiting for it. */
+  private void askFile(LiveBuffer lb) {
+    nvim.call("nvim_buf_get_name", nvim.args(lb.buffer()), Decoders.object()).thenAccept(o -> {
+      if (o instanceof String name && !name.isEmpty()) {
+        try {
+          lb.file(java.nio.file.Path.of(name).toAbsolutePath().normalize());
+        } catch (java.nio.file.InvalidPathException e) {
+          LOG.log(Level.FINE, "buffer " + lb.buffer().id() + " has a name that is no path", e);
+        }
+      }
+    });
+  }
+
+  /** Whether deck {@code d}'s INCLU lines name {@code file} (relative names from d's folder). */
+  private static boolean includes(LiveBuffer d, java.nio.file.Path file) {
+    java.nio.file.Path deck = d.file();
+    if (deck == null || file == null) return false;
+    java.nio.file.Path dir = deck.getParent();
+    for (String name : d.includes()) {
+      try {
+        java.nio.file.Path p = java.nio.file.Path.of(name);
+        if (!p.isAbsolute() && dir != null) p = dir.resolve(p);
+        if (p.toAbsolutePath().normalize().equals(file)) return true;
+      } catch (java.nio.file.InvalidPathException bad) {
+        // a name no file can have includes nothing
+      }
+    }
+    return false;
+  }
+
+  /** The version of an open deck that includes {@code lb}'s file, or -1; tells Lua too. */
+  private int inheritedVersion(LiveBuffer lb) {
+    for (LiveBuffer d : live.values()) {
+      if (d == lb) continue;
+      int v = d.declaredVersion();
+      if (v > 0 && includes(d, lb.file())) {
+        setInheritedVersion(lb, v);
+        return v;
+      }
+    }
+    return -1;
+  }
+
+  /** A deck was checked: the open decks it includes that declare no version take its version. */
+  private void checkedFirst(LiveBuffer d) {
+    int v = d.declaredVersion();
+    if (v <= 0) return;
+    for (LiveBuffer x : live.values()) {
+      if (x != d && x.declaredVersion() < 0 && includes(d, x.file())) {
+        setInheritedVersion(x, v);
+        x.inherit(v);
+      }
+    }
+  }
+
+  private void setInheritedVersion(LiveBuffer lb, int v) {
+    nvim.rpc().notify("nvim_buf_set_var", out -> {
+      out.packArrayHeader(3);
+      nvim.writeBuffer(out, lb.buffer());
+      out.packString(INHERITED_VERSION).packInt(v);
+    });
+  }
+
+  private void publish(Buffer b, long tick, BufferChecks.Snapshot problems) {
+    try {
+      nvim.rpc().notify("nvim_exec_lua", out -> {
+        out.packArrayHeader(2).packString(DIAGNOSTICS).packArrayHeader(4).packLong(b.id()).packLong(tick);
+        if (problems == null) {
+          out.packArrayHeader(0).packInt(0);
+        } else {
+          problems.packItems(out);
+          out.packInt(problems.total());
+        }
+      });
+    } catch (ConnectionClosedException gone) {
+      LOG.log(Level.FINE, "could not send the diagnostics of buffer " + b.id(), gone);
+    }
+  }
+
   Encoder bench(Buffer b) {
     List<Map<String, Object>> rows = benchRows(b);
     return out -> Encoders.writeValue(out, Map.of("rows", rows, "lines", InBufferBench.table(rows)), null);
@@ -368,6 +477,31 @@ public final class PluginHost {
       public FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, long changedtick,
           boolean whole) {
         return folder.push(buffer, lines, plan, parseMs, changedtick, whole);
+      }
+
+      @Override
+      public boolean checks() {
+        return settings.get().checks();
+      }
+
+      @Override
+      public int maxDiagnostics() {
+        return (int) Math.min(Integer.MAX_VALUE, settings.get().maxDiagnostics());
+      }
+
+      @Override
+      public int inheritedVersion(LiveBuffer lb) {
+        return PluginHost.this.inheritedVersion(lb);
+      }
+
+      @Override
+      public void checkedFirst(LiveBuffer lb) {
+        PluginHost.this.checkedFirst(lb);
+      }
+
+      @Override
+      public void publish(Buffer buffer, long changedtick, BufferChecks.Snapshot problems) {
+        PluginHost.this.publish(buffer, changedtick, problems);
       }
 
       @Override

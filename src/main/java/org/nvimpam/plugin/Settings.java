@@ -10,15 +10,16 @@ import org.nvimpam.strategy.FoldStrategy;
  * The options the JVM acts on, as sent by lua/nvimpam/config.lua (the {@code setup} call). Replaced
  * whole, so that a refresh never sees half of an update.
  */
-record Settings(String strategy, boolean genericCards, boolean oneLineFolds, long debounceMs, long notifyLines) {
+record Settings(String strategy, boolean genericCards, boolean oneLineFolds, long debounceMs, long notifyLines,
+    boolean checks, long maxDiagnostics) {
   /** The defaults of lua/nvimpam/contract.properties, which the Lua side reads too. */
   static final Settings DEFAULTS = new Settings(Contract.option("strategy"), Contract.booleanOption("generic_cards"),
       Contract.booleanOption("one_line_folds"), Contract.longOption("debounce_ms"),
-      Contract.longOption("notify_lines"));
+      Contract.longOption("notify_lines"), Contract.booleanOption("checks"), Contract.longOption("max_diagnostics"));
 
   /** The keys of a setup map: the {@code option.*} names of the contract. */
   static final List<String> KEYS = List.of("strategy", "generic_cards", "one_line_folds", "debounce_ms",
-      "notify_lines");
+      "notify_lines", "checks", "max_diagnostics");
 
   /**
    * Settings from a setup map; absent keys keep the current value, a bad strategy name or an
@@ -37,7 +38,9 @@ record Settings(String strategy, boolean genericCards, boolean oneLineFolds, lon
         m.get("generic_cards") instanceof Boolean b ? b : genericCards,
         m.get("one_line_folds") instanceof Boolean b ? b : oneLineFolds,
         m.get("debounce_ms") instanceof Number n ? Math.max(0, n.longValue()) : debounceMs,
-        m.get("notify_lines") instanceof Number n ? n.longValue() : notifyLines);
+        m.get("notify_lines") instanceof Number n ? n.longValue() : notifyLines,
+        m.get("checks") instanceof Boolean b ? b : checks,
+        m.get("max_diagnostics") instanceof Number n ? Math.max(0, n.longValue()) : maxDiagnostics);
   }
 
   FoldOptions foldOptions() {

@@ -36,7 +36,8 @@ class ContractIT extends PluginTestBase {
   void theOptionsTheJvmActsOnHaveTheSameNamesAndDefaultsOnBothSides() {
     Map<String, Object> java = new TreeMap<>(Map.of("strategy", Settings.DEFAULTS.strategy(), "generic_cards",
         Settings.DEFAULTS.genericCards(), "one_line_folds", Settings.DEFAULTS.oneLineFolds(), "debounce_ms",
-        Settings.DEFAULTS.debounceMs(), "notify_lines", Settings.DEFAULTS.notifyLines()));
+        Settings.DEFAULTS.debounceMs(), "notify_lines", Settings.DEFAULTS.notifyLines(), "checks",
+        Settings.DEFAULTS.checks(), "max_diagnostics", Settings.DEFAULTS.maxDiagnostics()));
     assertEquals(java.keySet(), new java.util.TreeSet<>(Settings.KEYS));
 
     Map<?, ?> luaDefaults = (Map<?, ?>) lua("return require('nvimpam.config').for_jvm()");

@@ -61,6 +61,27 @@ class LiveBufferTest {
     }
 
     @Override
+    public boolean checks() {
+      return false; // DiagnosticsIT covers the checks, with Neovim
+    }
+
+    @Override
+    public int maxDiagnostics() {
+      return 0;
+    }
+
+    @Override
+    public int inheritedVersion(LiveBuffer buffer) {
+      return -1;
+    }
+
+    @Override
+    public void checkedFirst(LiveBuffer buffer) {}
+
+    @Override
+    public void publish(Buffer buffer, long changedtick, BufferChecks.Snapshot problems) {}
+
+    @Override
     public void awaitEvents() {} // events reach this test's buffer synchronously
 
     @Override

@@ -1,0 +1,119 @@
+package org.nvimpam.plugin;
+
+import java.io.IOException;
+import java.util.Arrays;
+import org.msgpack.core.MessagePacker;
+import org.nvimpam.deck.CardLayouts;
+import org.nvimpam.deck.DeckProblems;
+import org.nvimpam.deck.DeckVersion;
+import org.nvimpam.deck.LineSource;
+
+/**
+ * The field checks of one live buffer: the whole deck once after its first folds, then only what
+ * each edit touches, and the capped list Neovim shows as diagnostics. Guarded by its
+ * {@link LiveBuffer}'s lock, like the deck it reads.
+ */
+final class BufferChecks {
+  private DeckProblems problems; // made at the first check: a buffer that is never checked never reads the table
+  private boolean checked;
+  private int declared = -1; // the deck's own INPUTVERSION
+  private int inherited = -1; // the version of an open deck that includes this one
+  private Snapshot sent;
+
+  boolean checked() {
+    return checked;
+  }
+
+  /** The version the deck is checked as (docs/CARDS.md, "Versions"). */
+  int version() {
+    if (declared > 0) return declared;
+    if (inherited > 0) return inherited;
+    return CardLayouts.bundled().newestVersion();
+  }
+
+  /** The version the deck declares, -1 for none. */
+  int declared() {
+    return declared;
+  }
+
+  void checkAll(LineSource deck) {
+    if (problems == null) problems = new DeckProblems(CardLayouts.bundled());
+    declared = DeckVersion.declared(deck);
+    problems.checkAll(deck, version());
+    checked = true;
+  }
+
+  /** Lines {@code [first, last)} were replaced by {@code count} lines (the deck holds the new ones). */
+  void edited(LineSource deck, int first, int last, int count) {
+    if (!checked) return;
+    if (first < DeckVersion.SCAN_LINES) {
+      int v = version();
+      declared = DeckVersion.declared(deck);
+      if (version() != v) {
+        problems.checkAll(deck, version());
+        return;
+      }
+    }
+    problems.edit(deck, first, last, count, version());
+  }
+
+  /** An including deck's version; true when it changed what the deck is checked as. */
+  boolean inherit(int version, LineSource deck) {
+    int before = version();
+    inherited = version;
+    if (version() == before || !checked) return false;
+    problems.checkAll(deck, version());
+    return true;
+  }
+
+  /** Forgets the checks (they were turned off); a later {@link #checkAll} starts anew. */
+  void drop() {
+    checked = false;
+    sent = null;
+  }
+
+  /** The first {@code cap} problems and the total, as Neovim is to show them. */
+  Snapshot snapshot(LineSource deck, int cap) {
+    int n = (int) Math.min(cap, problems.total());
+    int[] at = new int[4 * n];
+    byte[][] messages = new byte[n][];
+    for (int p = 0; p < n; p++) {
+      at[4 * p] = problems.line(p);
+      at[4 * p + 1] = problems.col(p);
+      at[4 * p + 2] = problems.end(p);
+      at[4 * p + 3] = problems.severity(p);
+      messages[p] = problems.message(p, deck);
+    }
+    return new Snapshot(problems.total(), at, messages);
+  }
+
+  /** The snapshot to send, or null when Neovim already shows exactly it. */
+  Snapshot changedSnapshot(LineSource deck, int cap) {
+    Snapshot s = snapshot(deck, cap);
+    if (s.equals(sent)) return null;
+    sent = s;
+    return s;
+  }
+
+  /** Problems as Neovim's diagnostics.set() and :NvimpamCheck take them. */
+  record Snapshot(int total, int[] at, byte[][] messages) {
+    /** A flat array {@code [lnum, col, end_col, severity, message, …]}. */
+    void packItems(MessagePacker out) throws IOException {
+      out.packArrayHeader(5 * messages.length);
+      for (int p = 0; p < messages.length; p++) {
+        out.packInt(at[4 * p]).packInt(at[4 * p + 1]).packInt(at[4 * p + 2]).packInt(at[4 * p + 3]);
+        out.packRawStringHeader(messages[p].length).writePayload(messages[p]);
+      }
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Snapshot s && s.total == total && Arrays.equals(s.at, at) && Arrays.deepEquals(s.messages, messages);
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * total + Arrays.hashCode(at);
+    }
+  }
+}

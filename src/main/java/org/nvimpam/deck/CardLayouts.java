@@ -24,9 +24,11 @@ public final class CardLayouts {
 
   private final List<CardLayout> entries;
   private final RowCheck[][] checks; // by entry, then row
+  private final int[] endRows; // by entry: the index of its end row, or -1
   private final int[][] groups; // entry indices by group, ascending version
   private final int[] groupOf; // by entry
   private final Map<Long, Integer> byWord = new HashMap<>();
+  private final LongIntMap words = new LongIntMap(); // byWord without boxing, for the hot path
   private final Map<Long, Integer>[] variants; // by group of a base entry: packed variant -> group
   private final int newest;
 
@@ -80,11 +82,17 @@ public final class CardLayouts {
       variants[base].put(packed, en.getValue());
     }
     checks = new RowCheck[entries.size()][];
+    endRows = new int[entries.size()];
     for (int e = 0; e < entries.size(); e++) {
       CardLayout c = entries.get(e);
       checks[e] = new RowCheck[c.rows().size()];
-      for (int r = 0; r < c.rows().size(); r++) checks[e][r] = new RowCheck(c, r);
+      endRows[e] = -1;
+      for (int r = 0; r < c.rows().size(); r++) {
+        checks[e][r] = new RowCheck(c, r);
+        if (endRows[e] < 0 && c.rows().get(r).kind() == RowLayout.Kind.END) endRows[e] = r;
+      }
     }
+    for (var en : byWord.entrySet()) words.put(en.getKey(), en.getValue());
   }
 
   /** The table bundled with the plugin (read once). */
@@ -142,6 +150,14 @@ public final class CardLayouts {
     return checks[entry][row];
   }
 
+  int rowCount(int entry) {
+    return checks[entry].length;
+  }
+
+  int endRow(int entry) {
+    return endRows[entry];
+  }
+
   /** The greatest version any layout names: the version of a deck that names none. */
   public int newestVersion() {
     return newest;
@@ -150,6 +166,10 @@ public final class CardLayouts {
   /** The entries of a group, by ascending version. */
   public int[] group(int g) {
     return groups[g];
+  }
+
+  public int groupCount() {
+    return groups.length;
   }
 
   public int groupOf(int entry) {
@@ -161,10 +181,14 @@ public final class CardLayouts {
    * entry for it (or it is no card header line).
    */
   public int groupOf(byte[] a, int off, int len) {
-    long word = LineBytes.headerWord(a, off, len);
+    return groupOf(LineBytes.headerWord(a, off, len), a, off, len);
+  }
+
+  /** {@link #groupOf(byte[], int, int)} for a line whose header word is known already (0: none). */
+  int groupOf(long word, byte[] a, int off, int len) {
     if (word == 0) return -1;
-    Integer g = byWord.get(word);
-    if (g == null) return -1;
+    int g = words.get(word);
+    if (g < 0) return -1;
     Map<Long, Integer> v = variants[g];
     if (v == null) return g;
     CardLayout base = entries.get(groups[g][0]);
@@ -187,6 +211,46 @@ public final class CardLayouts {
       if (entries.get(m[i]).version() <= version) return m[i];
     }
     return -1;
+  }
+
+  /** Open addressing from non-zero longs to ints >= 0; -1 for a missing key. */
+  private static final class LongIntMap {
+    private long[] keys = new long[256];
+    private int[] values = new int[256];
+    private int size;
+
+    int get(long k) {
+      int mask = keys.length - 1;
+      for (int s = slot(k, mask); keys[s] != 0; s = (s + 1) & mask) {
+        if (keys[s] == k) return values[s];
+      }
+      return -1;
+    }
+
+    void put(long k, int v) {
+      if (2 * (size + 1) > keys.length) grow();
+      int mask = keys.length - 1;
+      int s = slot(k, mask);
+      while (keys[s] != 0 && keys[s] != k) s = (s + 1) & mask;
+      if (keys[s] == 0) size++;
+      keys[s] = k;
+      values[s] = v;
+    }
+
+    private void grow() {
+      long[] ok = keys;
+      int[] ov = values;
+      keys = new long[ok.length * 2];
+      values = new int[ok.length * 2];
+      size = 0;
+      for (int i = 0; i < ok.length; i++) {
+        if (ok[i] != 0) put(ok[i], ov[i]);
+      }
+    }
+
+    private static int slot(long k, int mask) {
+      return (int) ((k * 0x9E3779B97F4A7C15L) >>> 40) & mask;
+    }
   }
 
   /** The header word of a key, packed as {@link LineBytes#headerWord} packs it. */

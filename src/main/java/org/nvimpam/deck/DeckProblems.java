@@ -19,6 +19,9 @@ public final class DeckProblems {
   private int entry; // the entry whose card is being checked
   private LineSource src;
   private ProblemList out;
+  private final RowWalker.Visitor checker = this::checkLine; // one object for every walk
+  private int[] picked; // by group: the entry for pickedVersion, -1 lenient, -2 not yet picked
+  private int pickedVersion;
 
   public DeckProblems(CardLayouts table) {
     this.table = table;
@@ -84,21 +87,29 @@ public final class DeckProblems {
    */
   private void check(LineSource deck, int from, int to, int version, ProblemList into) {
     this.src = deck;
+    if (picked == null || pickedVersion != version) {
+      picked = new int[table.groupCount()];
+      java.util.Arrays.fill(picked, -2);
+      pickedVersion = version;
+    }
     int i = from;
+    int g = i < to ? walker.groupAt(deck, i) : -1;
     while (i < to) {
-      int g = walker.groupAt(deck, i);
       if (g < 0) {
         i++;
+        g = i < to ? walker.groupAt(deck, i) : -1;
         continue;
       }
-      int e = table.pick(g, version);
+      int e = picked[g];
+      if (e == -2) e = picked[g] = table.pick(g, version);
       if (e >= 0) {
         out = into;
         entry = e;
-        i = walker.walkCard(deck, i, e, this::checkLine);
+        i = walker.walkCard(deck, i, e, checker);
       } else {
         i = lenient(deck, i, table.group(g), into);
       }
+      g = i < to ? walker.groupAtStop(deck, i) : -1;
     }
     this.src = null;
     out = null;
@@ -115,7 +126,7 @@ public final class DeckProblems {
       perVersion[v].clear();
       out = perVersion[v];
       entry = members[v];
-      next = walker.walkCard(deck, h, members[v], this::checkLine);
+      next = walker.walkCard(deck, h, members[v], checker);
     }
     ProblemList oldest = perVersion[0];
     for (int p = 0; p < oldest.size; p++) {
@@ -193,9 +204,29 @@ public final class DeckProblems {
     return false;
   }
 
+  private static final java.lang.invoke.VarHandle LONGS =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+  private static final long ONES = 0x0101010101010101L;
+  private static final long TABS = 0x0909090909090909L;
+  private static final long HIGHS = 0x8080808080808080L;
+
+  /** The first tab among bytes {@code [0, end)} of the line, 8 bytes at a time; -1 when none. */
+  private static int firstTab(byte[] a, int off, int end) {
+    int i = 0;
+    for (; i + 8 <= end; i += 8) {
+      long x = (long) LONGS.get(a, off + i) ^ TABS;
+      if (((x - ONES) & ~x & HIGHS) != 0) break; // some byte of the eight is a tab
+    }
+    for (; i < end; i++) {
+      if (a[off + i] == '\t') return i;
+    }
+    return -1;
+  }
+
   private void tab(byte[] a, int off, int len, RowCheck rc, int line, int row) {
     int end = Math.min(80, len);
-    for (int i = 0; i < end; i++) {
+    int t = firstTab(a, off, end);
+    for (int i = t; i >= 0 && i < end; i++) {
       if (a[off + i] == '\t') {
         int f = -1;
         if (rc != null) {

@@ -22,6 +22,7 @@ public final class RowWalker {
 
   private final CardLayouts table;
   private int[] rowLine = new int[16]; // the last line each row of the card took, -1 for none
+  private long stopWord; // the header word of the line the last walk stopped at (0: none)
 
   public RowWalker(CardLayouts table) {
     this.table = table;
@@ -44,19 +45,21 @@ public final class RowWalker {
     return table.groupOf(src.bytes(i), src.start(i), src.contentLength(i));
   }
 
+  /** {@link #groupAt} of the line the last {@link #walkCard} returned, without reading its word again. */
+  int groupAtStop(LineSource src, int i) {
+    if (i >= src.lineCount()) return -1;
+    return table.groupOf(stopWord, src.bytes(i), src.start(i), src.contentLength(i));
+  }
+
   /**
    * Walks the card whose header line is {@code h}, as entry {@code e} lays it out; returns the
    * line after the card: the next card header line, or the line count.
    */
   public int walkCard(LineSource src, int h, int e, Visitor v) {
-    CardLayout card = table.entry(e);
-    int rows = card.rows().size();
+    int rows = table.rowCount(e);
     if (rowLine.length < rows) rowLine = new int[rows];
     Arrays.fill(rowLine, 0, rows, -1);
-    int endRow = -1;
-    for (int r = rows - 1; r >= 0; r--) {
-      if (card.rows().get(r).kind() == RowLayout.Kind.END) endRow = r;
-    }
+    int endRow = table.endRow(e);
     byte[] endWord = endRow < 0 ? null : table.check(e, endRow).startWord;
     v.line(h, 0);
     rowLine[0] = h;
@@ -67,6 +70,7 @@ public final class RowWalker {
     int left = -1; // lines a repeat row still takes; -1 before it started
     boolean inBlock = false;
     int i = h + 1;
+    stopWord = 0;
     while (i < n) {
       byte[] a = src.bytes(i);
       int off = src.start(i);
@@ -75,7 +79,11 @@ public final class RowWalker {
         v.line(i++, COMMENT);
         continue;
       }
-      if (LineBytes.headerWord(a, off, len) != 0) break;
+      long word = LineBytes.headerWord(a, off, len);
+      if (word != 0) {
+        stopWord = word;
+        break;
+      }
       if (endWord != null && !endTaken && LineBytes.startsWith(a, off, len, endWord)) {
         v.line(i, endRow);
         rowLine[endRow] = i++;

@@ -176,7 +176,7 @@ final class CardWriter {
     for (int i = 0; i < type.headerNodes; i++) w.integer(nodes[next++], 8);
     w.endLine();
     for (int count : type.extraLineNodes) {
-      w.spaces(8);
+      w.spaces(type.extraLineIndent);
       for (int i = 0; i < count; i++) w.integer(nodes[next++], 8);
       w.endLine();
     }

@@ -23,6 +23,24 @@ public final class RowWalker {
   private final CardLayouts table;
   private int[] rowLine = new int[16]; // the last line each row of the card took, -1 for none
   private long stopWord; // the header word of the line the last walk stopped at (0: none)
+  // The last line start read as 8 bytes, and its header word: runs of one keyword repeat it.
+  private long lastStart = -1;
+  private long lastWord;
+  private static final java.lang.invoke.VarHandle LONGS =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+  private static final long SLASH_BLANK = ('/' & 0xFFL) | ((' ' & 0xFFL) << 8); // bytes 6 and 7
+
+  /** {@link LineBytes#headerWord}, read once per distinct 8-byte line start. */
+  long headerWord(byte[] a, int off, int len) {
+    if (len < 8) return LineBytes.headerWord(a, off, len);
+    long x = (long) LONGS.get(a, off);
+    if ((x >>> 48) != SLASH_BLANK) return 0;
+    if (x != lastStart) {
+      lastStart = x;
+      lastWord = LineBytes.headerWord(a, off, len);
+    }
+    return lastWord;
+  }
 
   public RowWalker(CardLayouts table) {
     this.table = table;
@@ -42,7 +60,10 @@ public final class RowWalker {
 
   /** The group of line {@code i}'s card header, or -1 (no header, or no entry). */
   int groupAt(LineSource src, int i) {
-    return table.groupOf(src.bytes(i), src.start(i), src.contentLength(i));
+    byte[] a = src.bytes(i);
+    int off = src.start(i);
+    int len = src.contentLength(i);
+    return table.groupOf(headerWord(a, off, len), a, off, len);
   }
 
   /** {@link #groupAt} of the line the last {@link #walkCard} returned, without reading its word again. */
@@ -79,7 +100,7 @@ public final class RowWalker {
         v.line(i++, COMMENT);
         continue;
       }
-      long word = LineBytes.headerWord(a, off, len);
+      long word = headerWord(a, off, len);
       if (word != 0) {
         stopWord = word;
         break;

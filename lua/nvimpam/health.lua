@@ -59,6 +59,15 @@ function M.check()
     report_error('unknown strategy ' .. tostring(strategy), { 'Valid names: ' .. table.concat(config.strategies, ', ') })
   end
 
+  local loaded, table_or_err = pcall(require('nvimpam.layout').get)
+  if loaded then
+    ok(string.format('card-layout table: %d layouts of %d cards (cells %s, checks %s)', #table_or_err.entries,
+      #table_or_err.keys, config.get().cells and 'on' or 'off', config.get().checks and 'on' or 'off'))
+  else
+    report_error('the card-layout table does not load: ' .. tostring(table_or_err),
+      { 'Cells and the cell hint are off until it does; fix the line named' })
+  end
+
   local creates_natively, why_not = require('nvimpam.native').creator()
   if creates_natively then
     ok("folds are created by Neovim's foldCreate(), called through LuaJIT's FFI (strategies lua and viml,"

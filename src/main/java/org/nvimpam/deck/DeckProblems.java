@@ -177,7 +177,7 @@ public final class DeckProblems {
         case FLOAT -> ok = FieldForms.isFloat(a, off + vs, off + ve) || FieldForms.isParameter(a, off + vs, off + ve);
         case FLAGS -> ok = FieldForms.isFlags(a, off + vs, off + ve) || FieldForms.isParameter(a, off + vs, off + ve);
         case CHOICE -> ok = choice(a, off + vs, off + ve, rc.choices[f]);
-        case CONT -> ok = ve - vs == 1 && a[off + vs] == '&';
+        case CONT -> ok = ve - vs == 1 && (a[off + vs] == '&' || a[off + vs] == '-');
         case BLANK -> {
           out.add(line, s, e, ProblemList.meta(entry, row, f, ProblemList.BLANK, ProblemList.WARN));
           continue;
@@ -312,7 +312,7 @@ public final class DeckProblems {
             case FLOAT -> "is not a number";
             case FLAGS -> "is not a string of 0 and 1";
             case CHOICE -> "is not one of " + String.join(", ", field.values());
-            case CONT -> "is not a continuation mark (&)";
+            case CONT -> "is not a continuation mark (& or -)";
             default -> "is not valid";
           });
         }

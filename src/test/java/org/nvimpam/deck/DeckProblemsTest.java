@@ -81,7 +81,7 @@ class DeckProblemsTest {
   void aContinuationMarkIsNoTextPastColumn80WhereTheRowHasOne() {
     assertEquals(List.of(), check("MASS  /        1", "NAME m", String.format("%-80s&", "             1."),
         "             2.", "        NOD 1", "        END"));
-    assertEquals(List.of("2:80-81 1 MASS / CONT: \"x\" is not a continuation mark (&)"),
+    assertEquals(List.of("2:80-81 1 MASS / CONT: \"x\" is not a continuation mark (& or -)"),
         check("MASS  /        1", "NAME m", String.format("%-80sx", "             1.")));
   }
 

@@ -1,0 +1,119 @@
+-- Field problems as vim.diagnostic entries (namespace `nvimpam`), pushed by the JVM, which checks
+-- the whole deck off Neovim's main loop; and :NvimpamCheck, the same list in the quickfix list.
+local M = {}
+
+local config = require('nvimpam.config')
+
+local api = vim.api
+
+M.ns = api.nvim_create_namespace('nvimpam')
+
+--- What the last set() of each buffer got: buf -> { changedtick, shown, total }.
+M.last = {}
+
+local function checks_on(buf)
+  if config.get().checks == false then
+    return false
+  end
+  local ok, v = pcall(api.nvim_buf_get_var, buf, 'nvimpam_checks')
+  return not (ok and (v == false or v == 0))
+end
+
+--- The summary shown when a deck has more problems than are shown.
+---@param total integer
+---@param shown integer
+---@return string
+function M.summary(total, shown)
+  return string.format('nvimpam: %d field problems, the first %d shown; :NvimpamCheck lists them', total, shown)
+end
+
+--- Sets the diagnostics of `buf` (called by the JVM through nvim_exec_lua): `items` is a flat
+--- list { lnum, col, end_col, severity, message, lnum, ... } (0-based lines and byte columns, end
+--- exclusive; severity 1 ERROR, 2 WARN), already capped; `total` the number of problems in the
+--- whole deck. Lines past the buffer's end are put on its last line; when total exceeds the items,
+--- an INFO diagnostic on line 0 says so. Ignored, and the namespace reset, when checks are off
+--- (setup{ checks = false } or b:nvimpam_checks = false).
+---@param buf integer
+---@param changedtick integer the buffer's changedtick the JVM checked
+---@param items any[]
+---@param total integer
+function M.set(buf, changedtick, items, total)
+  if not api.nvim_buf_is_loaded(buf) then
+    return
+  end
+  if not checks_on(buf) then
+    vim.diagnostic.reset(M.ns, buf)
+    M.last[buf] = nil
+    return
+  end
+  local count = api.nvim_buf_line_count(buf)
+  local list = {}
+  local n = math.floor(#items / 5)
+  for k = 0, n - 1 do
+    local b = 5 * k
+    local lnum = items[b + 1]
+    if lnum > count - 1 then
+      lnum = count - 1
+    end
+    list[k + 1] = { lnum = lnum, end_lnum = lnum, col = items[b + 2], end_col = items[b + 3],
+      severity = items[b + 4], message = items[b + 5], source = 'nvimpam' }
+  end
+  if type(total) ~= 'number' then
+    total = n
+  end
+  if total > n then
+    list[#list + 1] = { lnum = 0, end_lnum = 0, col = 0, end_col = 0, severity = vim.diagnostic.severity.INFO,
+      message = M.summary(total, n), source = 'nvimpam' }
+  end
+  vim.diagnostic.set(M.ns, buf, list)
+  M.last[buf] = { changedtick = changedtick, shown = n, total = total }
+end
+
+--- Removes the diagnostics of `buf` (checks turned off for it).
+---@param buf integer
+function M.reset(buf)
+  vim.diagnostic.reset(M.ns, buf)
+  M.last[buf] = nil
+end
+
+--- The quickfix items of a flat list (as set() takes it) for `buf`.
+---@param buf integer
+---@param items any[]
+---@return table[]
+function M.qf_items(buf, items)
+  local out = {}
+  for k = 0, math.floor(#items / 5) - 1 do
+    local b = 5 * k
+    out[k + 1] = { bufnr = buf, lnum = items[b + 1] + 1, col = items[b + 2] + 1, end_col = items[b + 3] + 1,
+      type = items[b + 4] == 2 and 'W' or 'E', text = items[b + 5] }
+  end
+  return out
+end
+
+--- :NvimpamCheck: asks the JVM for the whole deck's problems (capped at max_diagnostics) and
+--- puts them in the quickfix list, whose title names the total; opens it when not empty.
+---@param buf integer
+---@return { items: any[], total: integer }
+function M.check(buf)
+  local host = require('nvimpam.host')
+  local answer = host.wait('check', { buf }, ':NvimpamCheck', buf)
+  local items = answer.items or {}
+  local total = answer.total or math.floor(#items / 5)
+  local qf = M.qf_items(buf, items)
+  local title
+  if total > #qf then
+    title = string.format('nvimpam: %d field problems, the first %d listed', total, #qf)
+  else
+    title = string.format('nvimpam: %d field problems', total)
+  end
+  vim.fn.setqflist({}, ' ', { title = title, items = qf })
+  if #qf > 0 then
+    vim.cmd('copen')
+  else
+    vim.notify('nvimpam: no field problems in ' .. vim.fn.fnamemodify(api.nvim_buf_get_name(buf), ':t'),
+      vim.log.levels.INFO, { title = 'nvimpam' })
+  end
+  return answer
+end
+
+return M

@@ -1,0 +1,136 @@
+package org.nvimpam.plugin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.nvimpam.testutil.EmbeddedNvim;
+import org.nvimpam.testutil.PluginTestBase;
+
+/**
+ * The JVM checks every field of a deck it folds live and Neovim shows the problems as diagnostics
+ * in the `nvimpam` namespace: after the first folds, after edits, capped with a summary, off when
+ * switched off, listed by :NvimpamCheck, and checked as the version of a deck that includes them.
+ */
+class DiagnosticsIT extends PluginTestBase {
+  private static final String GOOD = "NODE  /        1              0.            50.5              0.";
+  private static final String BAD = "NODE  /        2        -1263.9S            50.5              0.";
+
+  @org.junit.jupiter.api.BeforeEach
+  void detectFiletypes() {
+    nvim.command("filetype on").join();
+  }
+
+  private static byte[] deck(String... lines) {
+    return (String.join("\n", lines) + "\n").getBytes(StandardCharsets.ISO_8859_1);
+  }
+
+  /** The buffer's diagnostics in the namespace, as "lnum:col-end sev message", once they are set. */
+  @SuppressWarnings("unchecked")
+  private List<String> diagnostics(String until) {
+    return diagnostics(d -> d.toString().contains(until), "like '" + until + "'");
+  }
+
+  private List<String> noDiagnostics() {
+    return diagnostics(List::isEmpty, "none");
+  }
+
+  @SuppressWarnings("unchecked")
+  private List<String> diagnostics(java.util.function.Predicate<List<String>> done, String what) {
+    String get = "local ns = vim.api.nvim_create_namespace('nvimpam') local out = {} "
+        + "for _, d in ipairs(vim.diagnostic.get(0, { namespace = ns })) do "
+        + "out[#out + 1] = string.format('%d:%d-%d %d %s', d.lnum, d.col, d.end_col, d.severity, d.message) end "
+        + "table.sort(out) return out";
+    long deadline = System.nanoTime() + 15_000_000_000L;
+    List<String> d;
+    do {
+      d = (List<String>) lua(get);
+      if (done.test(d)) return d;
+      lua("vim.wait(50)");
+    } while (System.nanoTime() < deadline);
+    throw new AssertionError("diagnostics not " + what + " within 15 s; have " + d + ", notes "
+        + lua("return _G.notes"));
+  }
+
+  @Test
+  void anInvalidFloatBecomesAnErrorNamingCardFieldAndValue() throws IOException {
+    setup("");
+    EmbeddedNvim.edit(nvim, deck("INPUTVERSION 2011", GOOD, BAD), dir);
+    assertEquals(List.of("2:16-32 1 NODE / X: \"-1263.9S\" is not a number"), diagnostics("-1263.9S"));
+  }
+
+  @Test
+  void fixingTheValueRemovesTheDiagnostic() throws IOException {
+    setup("");
+    EmbeddedNvim.edit(nvim, deck("INPUTVERSION 2011", GOOD, BAD), dir);
+    diagnostics("-1263.9S");
+    lua("vim.api.nvim_buf_set_lines(0, 2, 3, true, { '" + GOOD + "' })");
+    assertEquals(List.of(), noDiagnostics());
+  }
+
+  @Test
+  void anEditThatBreaksALineAddsItsDiagnosticWhereTheLineIsNow() throws IOException {
+    setup("");
+    EmbeddedNvim.edit(nvim, deck("INPUTVERSION 2011", GOOD, GOOD), dir);
+    lua("vim.wait(300)");
+    lua("vim.api.nvim_buf_set_lines(0, 1, 1, true, { '$ c', '$ d', '" + BAD + "' })");
+    assertEquals(List.of("3:16-32 1 NODE / X: \"-1263.9S\" is not a number"), diagnostics("-1263.9S"));
+  }
+
+  @Test
+  void manyProblemsAreCappedWithASummaryNamingTheTotal() throws IOException {
+    setup("max_diagnostics = 3");
+    String[] lines = new String[11];
+    lines[0] = "INPUTVERSION 2011";
+    for (int i = 1; i <= 10; i++) lines[i] = BAD;
+    EmbeddedNvim.edit(nvim, deck(lines), dir);
+    List<String> d = diagnostics("10 field problems");
+    assertEquals(4, d.size(), d.toString());
+    assertTrue(d.stream().anyMatch(s -> s.startsWith("0:0-0 3 ") && s.contains("10 field problems")), d.toString());
+  }
+
+  @Test
+  void noDiagnosticsWhenTheChecksAreOff() throws IOException {
+    setup("checks = false");
+    EmbeddedNvim.edit(nvim, deck("INPUTVERSION 2011", GOOD, BAD), dir);
+    nvim.command("NvimpamFold").join();
+    lua("vim.wait(300)");
+    assertEquals(List.of(), noDiagnostics());
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void checkListsTheProblemsInTheQuickfixList() throws IOException {
+    setup("");
+    EmbeddedNvim.edit(nvim, deck("INPUTVERSION 2011", BAD, GOOD, BAD), dir);
+    nvim.command("NvimpamCheck").join();
+    Map<String, Object> qf = (Map<String, Object>) lua("return vim.fn.getqflist({ items = 1, title = 1 })");
+    List<Map<String, Object>> items = (List<Map<String, Object>>) qf.get("items");
+    assertEquals(List.of(2L, 4L), items.stream().map(i -> ((Number) i.get("lnum")).longValue()).toList());
+    assertEquals("NODE / X: \"-1263.9S\" is not a number", items.get(0).get("text"));
+    assertTrue(String.valueOf(qf.get("title")).contains("2"), String.valueOf(qf.get("title")));
+  }
+
+  @Test
+  void anIncludeFileOpenedAloneTakesTheVersionOfTheDeckThatIncludesIt() throws IOException {
+    // 2011 SHELL rows carry NINT in columns 57-64, which the newest layout leaves blank.
+    String shell = "SHELL /        1       1       1       2       3       4       3";
+    Path inc = dir.resolve("shells.pc");
+    Files.write(inc, deck(shell));
+    Path main = dir.resolve("main.pc");
+    Files.write(main, deck("INPUTVERSION 2011", "INCLU / shells.pc"));
+    setup("");
+    nvim.command("edit " + inc).join();
+    diagnostics("leaves blank"); // alone: the newest layout
+    nvim.command("split " + main).join();
+    nvim.command("wincmd j").join();
+    assertEquals(List.of(), noDiagnostics());
+    assertEquals(2011L, lua("return vim.b.nvimpam_inherited_version"));
+  }
+}

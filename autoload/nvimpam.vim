@@ -1,7 +1,7 @@
 " nvimpam: VimL side of the plugin.
 "
 " nvimpam#apply() is the `viml` fold strategy. The JVM first stages the plan in Lua (see
-" lua/nvimpam/folds.lua for the format; it is what the fold texts and the saved fold states are
+" lua/nvimpam/fold/plan.lua for the format; it is what the fold texts and the saved fold states are
 " read from), then hands this function the plan's folds as prebuilt `S,Efold` commands, which
 " nvimpam#execute_lines() runs from C: as fast as Neovim runs commands at all. Where Lua can call
 " Neovim's foldCreate() (lua/nvimpam/native.lua), that creates the folds from the staged plan
@@ -29,8 +29,9 @@ function! nvimpam#apply(buf, cmds) abort
       endfor
     endif
   catch
-    let l:cmds = split(type(l:cmds) == v:t_string ? l:cmds : join(l:cmds, "\n"), '[\n|]')
-    let l:error = s:failing_fold(l:left, l:cmds, v:exception)
+    " Which fold failed: execute() does not say, so Lua makes the plan's folds again one by one.
+    let l:error = luaeval('require("nvimpam.folds").failing_fold(_A[1], _A[2], _A[3])',
+          \ [a:buf, l:left, v:exception])
     call luaeval('require("nvimpam.folds").finish(_A[1], _A[2])', [a:buf, v:true])
     return {'error': l:error}
   endtry
@@ -46,38 +47,6 @@ endfunction
 " about what execute() of a ready list of single commands costs.
 function! nvimpam#execute_lines(cmds) abort
   call execute(type(a:cmds) == v:t_list ? a:cmds : split(a:cmds, "\n"))
-endfunction
-
-" Which fold failed, found again one command at a time (execute() does not say which), as the
-" error value the Lua side returns too.
-function! s:failing_fold(wins, cmds, exception) abort
-  for l:win in a:wins
-    let l:found = []
-    call win_execute(l:win, 'let l:found = s:first_failure(a:cmds)')
-    if !empty(l:found)
-      let l:i = l:found[0]
-      let l:range = matchlist(a:cmds[l:i], '^\(\d\+\),\(\d\+\)fold$')
-      return {'code': 'fold_failed', 'message': substitute(l:found[1], '^Vim(\a*):', '', ''),
-            \ 'fold': l:i + 1, 'of': len(a:cmds), 'lines': [str2nr(l:range[1]), str2nr(l:range[2])]}
-    endif
-  endfor
-  return {'code': 'failed', 'message': substitute(a:exception, '^Vim(\a*):', '', '')}
-endfunction
-
-" Clears the current window's folds and runs the commands one by one: [index, error] of the first
-" that fails, or [].
-function! s:first_failure(cmds) abort
-  normal! zE
-  let l:i = 0
-  for l:cmd in a:cmds
-    try
-      execute l:cmd
-    catch
-      return [l:i, v:exception]
-    endtry
-    let l:i += 1
-  endfor
-  return []
 endfunction
 
 " Factory of the `java` remote-plugin host (see plugin/nvimpam.vim). Commands from the rplugin

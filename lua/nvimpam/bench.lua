@@ -1,21 +1,21 @@
 -- The benchmark's hooks inside Neovim (the `bench` command and :NvimpamFoldBench): clearing the
 -- folds between runs, the floor, and the check that a strategy left exactly the plan's folds.
--- Nothing here runs while a user edits; lua/nvimpam/folds.lua is the product.
+-- Nothing here runs while a user edits; lua/nvimpam/folds.lua is the product. The measures of
+-- Neovim's own part of the strategies (`bench --floor-row` only) are in nvimpam.bench.inside,
+-- loaded when asked for.
 local M = {}
 
 local api = vim.api
 local fn = vim.fn
 local folds = require('nvimpam.folds')
-local native = require('nvimpam.native')
+local closed_at = require('nvimpam.fold.view').closed_at
+local bufnr = require('nvimpam.buf').nr
 
 local hrtime = require('nvimpam.compat').uv.hrtime
 
-local function bufnr(buf)
-  return (buf == nil or buf == 0) and api.nvim_get_current_buf() or buf
-end
-
 --- Clears a buffer's folds in every window that shows it, and collects Lua's garbage, so that
 --- no timed run pays for the strings of the runs before it.
+---@param buf integer? 0 or nil for the current buffer
 function M.clear(buf)
   collectgarbage()
   for _, win in ipairs(fn.win_findbuf(bufnr(buf))) do
@@ -27,6 +27,7 @@ function M.clear(buf)
 end
 
 --- Forgets a buffer's plan and clears its folds (every timed run starts from here).
+---@param buf integer? 0 or nil for the current buffer
 function M.reset(buf)
   buf = bufnr(buf)
   folds.forget(buf)
@@ -87,30 +88,6 @@ if api.nvim_exec2 then
   end
 end
 
--- Neovim's own part of the strategies that send commands: what running them costs once they
--- arrived, with no RPC. Not floor candidates (they start from what a strategy receives, not from
--- ready commands); `bench --floor-row` reports them, to show what no client can avoid.
-local inside = {
-  -- lua and viml: one string of '|'-joined lines, split() and execute() (nvimpam#execute_lines)
-  ['split-execute'] = function()
-    api.nvim_command('call nvimpam#execute_lines(g:nvimpam_bench_lines_script)')
-  end,
-  -- lua where Neovim's foldCreate() can be called (nvimpam.native): that, over the plan's folds
-  ['fold-create'] = native.creator() and function(p)
-    local create, plan = native.creator(), p.plan
-    for f = 0, plan.n - 1 do
-      create(plan.s(f), plan.e(f))
-    end
-  end or nil,
-  -- pipe: win_execute() of each '|'-joined line
-  ['pipe-lines'] = function(p)
-    local lines, run, win = p.pipe, fn.win_execute, api.nvim_get_current_win()
-    for i = 1, #lines do
-      run(win, lines[i])
-    end
-  end,
-}
-
 local function names_of(t)
   local names = {}
   for name in pairs(t) do
@@ -121,17 +98,22 @@ local function names_of(t)
 end
 
 --- The names of the floor's candidates on this Neovim.
+---@return string[]
 function M.floor_candidates()
   return names_of(candidates)
 end
 
---- The names of the measures of Neovim's own part of the strategies.
+--- The names of the measures of Neovim's own part of the strategies (nvimpam.bench.inside).
+---@return string[]
 function M.inside_measures()
-  return names_of(inside)
+  return names_of(require('nvimpam.bench.inside'))
 end
 
 --- Prepares the floor's commands for the last applied plan (not timed): `chunk` folds per pipe
 --- line, `per_line` per line of `lua` and `viml`.
+---@param buf integer? 0 or nil for the current buffer
+---@param chunk integer
+---@param per_line integer
 function M.floor_prepare(buf, chunk, per_line)
   commands(bufnr(buf), chunk, per_line)
 end
@@ -140,12 +122,15 @@ end
 --- candidate (or inside measure), from what floor_prepare() built, and returns the milliseconds
 --- it took. Call clear() first in a request of its own, as the strategies get reset() (Neovim
 --- finishes a zE lazily).
+---@param buf integer? 0 or nil for the current buffer
+---@param name string
+---@return number ms
 function M.floor(buf, name)
   local p = prebuilt
   if p.plan ~= folds.applied(bufnr(buf)) then
     error('floor_prepare() was not called for the last applied plan', 0)
   end
-  local run = candidates[name] or inside[name]
+  local run = candidates[name] or require('nvimpam.bench.inside')[name]
   if not run then
     error('unknown floor candidate or measure ' .. tostring(name), 0)
   end
@@ -159,6 +144,8 @@ end
 --- must be closed at its own range when reached; afterwards no plan fold's start may still be
 --- hidden. Returns the number of folds found, or -1 when there are extra folds; benchmarks compare
 --- it with the plan's size, so that a broken strategy cannot look fast.
+---@param buf integer? 0 or nil for the current buffer
+---@return integer
 function M.verify(buf)
   buf = bufnr(buf)
   local plan = folds.applied(buf)
@@ -173,7 +160,7 @@ function M.verify(buf)
     api.nvim_command('normal! zM')
     for f = n - 1, 0, -1 do
       local s, e = plan.s(f), plan.e(f)
-      if fn.foldclosed(s) == s and fn.foldclosedend(s) == e then
+      if closed_at(s, e) then
         found = found + 1
         api.nvim_command(s .. 'foldopen')
       end

@@ -4,7 +4,7 @@
 local M = {}
 
 local api = vim.api
-local uv = vim.uv or vim.loop
+local uv = require('nvimpam.compat').uv
 local read = {} -- buf -> { path, size, sec, nsec }
 
 local function record(buf)
@@ -58,6 +58,9 @@ end
 
 --- One buffer state, as a list: { line count, byte count (newlines included), refusal or nil,
 --- path, file size, 'eol', 0-based sample line numbers, sample lines }.
+---@param buf integer
+---@param samples integer how many lines to sample (at least 2, at most the line count)
+---@return any[]
 function M.check(buf, samples)
   local n = api.nvim_buf_line_count(buf)
   local bytes = api.nvim_buf_get_offset(buf, n)

@@ -1,9 +1,25 @@
--- The one JVM that serves every buffer of this Neovim: found, started lazily, restarted after a
--- crash, stopped when Neovim exits.
+-- The one JVM that serves every buffer of this Neovim: started lazily, restarted after a crash,
+-- stopped when Neovim exits; the calls made to it and the waits for their answers. Finding Java
+-- and the JVM's command line are in nvimpam.host.java, error values and the out-of-memory advice
+-- in nvimpam.host.errors; this module re-exports their public functions.
 local M = {}
 
-local uv = require('nvimpam.compat').uv
 local config = require('nvimpam.config')
+local java = require('nvimpam.host.java')
+local errors = require('nvimpam.host.errors')
+
+-- Finding Java (nvimpam.host.java).
+M.root = java.root
+M.jar = java.jar
+M.java = java.java
+M.java_version = java.java_version
+M.java_version_async = java.java_version_async
+M.java_version_known = java.java_version_known
+M.jvm_command_line = java.jvm_command_line
+
+-- Error values (nvimpam.host.errors).
+M.error = errors.error
+M.as_error = errors.as_error
 
 local job = nil -- { id = channel, pid = number }
 local last_error = nil
@@ -11,6 +27,7 @@ local crashed = false -- the JVM died under us; its successor must restore what 
 local restarted_hooks = {}
 
 --- Registers `f`, called after the JVM started again following a crash.
+---@param f fun()
 function M.on_restart(f)
   restarted_hooks[#restarted_hooks + 1] = f
 end
@@ -21,230 +38,44 @@ local function notify(msg, level)
   end)
 end
 
---- The plugin's root folder (the one holding lua/, autoload/ and target/).
-function M.root()
-  local src = debug.getinfo(1, 'S').source:sub(2)
-  return vim.fn.fnamemodify(src, ':p:h:h:h')
-end
-
-function M.jar()
-  local jar = config.get().jar
-  if jar and jar ~= '' then
-    return vim.fn.expand(jar)
-  end
-  return M.root() .. '/target/nvimpam.jar'
-end
-
-function M.java()
-  local java = config.get().java
-  if java and java ~= '' then
-    return vim.fn.expand(java)
-  end
-  local home = vim.env.JAVA_HOME
-  if home and home ~= '' and vim.fn.executable(home .. '/bin/java') == 1 then
-    return home .. '/bin/java'
-  end
-  return 'java'
-end
-
-local version_cache = {}
-
--- Where the version of `java` is found without running it: the executable, its cache key, and the
--- version when known (this session, or a file in stdpath('cache')); or nil and why not.
-local function known_version(java)
-  local exe = vim.fn.exepath(java)
-  if exe == '' then
-    return nil, 'no Java executable "' .. java .. '" (install JDK 17+ or set java = "/path/to/java" in setup())'
-  end
-  local stat = uv.fs_stat(vim.fn.resolve(exe))
-  local key = exe .. ':' .. (stat and stat.mtime.sec or 0)
-  if not version_cache[key] then
-    local ok, lines = pcall(vim.fn.readfile, vim.fn.stdpath('cache') .. '/nvimpam-java-version')
-    if ok and lines[1] == key and tonumber(lines[2]) then
-      version_cache[key] = tonumber(lines[2])
-    end
-  end
-  return { exe = exe, key = key, major = version_cache[key] }
-end
-
--- Reads `java -version` output; caches and returns the major version, or nil and why not.
-local function parse_version(v, out)
-  local major = out:match('version "(%d+)')
-  if major == '1' then
-    major = out:match('version "1%.(%d+)')
-  end
-  major = tonumber(major)
-  if not major then
-    return nil, 'could not read the version of ' .. v.exe .. ': ' .. out
-  end
-  version_cache[v.key] = major
-  vim.fn.mkdir(vim.fn.stdpath('cache'), 'p')
-  pcall(vim.fn.writefile, { v.key, tostring(major) }, vim.fn.stdpath('cache') .. '/nvimpam-java-version')
-  return major
-end
-
---- The Java feature version (17, 21, …) of `java`, or nil and a reason. Cached per executable
---- and modification time, so that only the first start ever pays for `java -version`.
-function M.java_version(java)
-  local v, why = known_version(java or M.java())
-  if not v then
-    return nil, why
-  end
-  if v.major then
-    return v.major
-  end
-  return parse_version(v, vim.fn.system({ v.exe, '-version' }))
-end
-
---- As M.java_version, without waiting: `cb(major)` or `cb(nil, why)` runs once `java -version`
---- has answered (at once when the version is cached).
-function M.java_version_async(java, cb)
-  local v, why = known_version(java or M.java())
-  if not v or v.major then
-    return cb(v and v.major, why)
-  end
-  local out = {}
-  local function collect(_, data)
-    vim.list_extend(out, data)
-  end
-  local id = vim.fn.jobstart({ v.exe, '-version' }, {
-    on_stdout = collect,
-    on_stderr = collect,
-    on_exit = function()
-      cb(parse_version(v, table.concat(out, '\n')))
-    end,
-  })
-  if id <= 0 then
-    cb(nil, 'could not run ' .. v.exe .. ' -version')
-  end
-end
-
--- Class-data sharing: an archive per jar build and Java version in stdpath('cache'), created on the
--- first run and used by every later start.
-local function cds_args(major, jar)
-  local stat = uv.fs_stat(jar)
-  local archive = string.format('%s/nvimpam-%d-%d.jsa', vim.fn.stdpath('cache'), major, stat and stat.mtime.sec or 0)
-  if major >= 19 then
-    return { '-XX:+AutoCreateSharedArchive', '-XX:SharedArchiveFile=' .. archive }
-  elseif uv.fs_stat(archive) then
-    return { '-XX:SharedArchiveFile=' .. archive }
-  else
-    vim.fn.mkdir(vim.fn.stdpath('cache'), 'p')
-    return { '-XX:ArchiveClassesAtExit=' .. archive }
-  end
-end
-
---- The command line that starts the JVM, or nil and a message saying what to fix.
-function M.command()
-  local java = M.java()
-  local major, err = M.java_version(java)
-  if not major then
-    return nil, err
-  end
-  if major < 17 then
-    return nil, 'Java ' .. major .. ' is too old: nvimpam needs Java 17 or newer (set java = "/path/to/java" in setup())'
-  end
-  local jar = M.jar()
-  if not uv.fs_stat(jar) then
-    return nil, 'no ' .. jar .. ': build it with `./mvnw -q package -DskipTests` in ' .. M.root()
-  end
-  -- stdout is the RPC channel: the JVM must print nothing else there. C1 only and the serial
-  -- collector start faster (opening example.pc to folds: ~360 ms instead of ~420 ms here), and
-  -- big decks are bound by moving their lines, not by parsing (C2 did not parse 10M lines faster
-  -- in the open benchmark). Serial, measured against G1 on a 10M-line open (bench/README.md):
-  -- the same RSS, but G1 held 1.2 GB of heap after the load where Serial held 0.65 GB. Arrays of
-  -- 1 MB and more (the deck's 4 MiB segments, frame buffers) are allocated in the old generation
-  -- at once: young collections then never copy the deck (a 10M-line read from disk: 1.2 s
-  -- instead of 2.1 s, of which 0.6 s were such copies). So the deck lives in the old generation:
-  -- NewRatio=4 gives it 4/5 of the heap instead of 2/3, so that -Xmx900m still holds a 588 MB
-  -- deck (1.15x in heap). jvm_args come last, so they can undo this (e.g.
-  -- -XX:TieredStopAtLevel=4, or -Xmx: a deck needs about 1.3x its size of heap).
-  local cmd = { vim.fn.exepath(java), '-Xlog:disable', '-Xlog:all=warning:stderr', '-XX:TieredStopAtLevel=1',
-    '-XX:+UseSerialGC', '-XX:PretenureSizeThreshold=1m', '-XX:NewRatio=4' }
-  vim.list_extend(cmd, cds_args(major, jar))
-  vim.list_extend(cmd, config.get().jvm_args or {})
-  vim.list_extend(cmd, { '-jar', jar, 'serve' })
-  return cmd
-end
-
 --- Whether the JVM is running.
+---@return boolean
 function M.running()
   return job ~= nil
 end
 
+--- The process id of the running JVM, or nil.
+---@return integer?
 function M.pid()
   return job and job.pid or nil
 end
 
+--- Why the JVM last failed to start or died, or nil.
+---@return string?
 function M.last_error()
   return last_error
 end
-
--- Errors are values: { code = ..., message = ... } (plus fold, of, lines and strategy for a
--- failing fold), the shape the JVM sends (lua/nvimpam/contract.properties); tostring() gives the
--- message. `reported` marks one the user has already been shown.
-local error_mt = {
-  __tostring = function(e)
-    return e.message
-  end,
-}
-
---- An error value with `code` and a message starting with "nvimpam: ".
-function M.error(code, message, fields)
-  local e = vim.tbl_extend('force', fields or {}, { code = code, message = message })
-  if not tostring(e.message):match('^nvimpam') then
-    e.message = 'nvimpam: ' .. tostring(e.message)
-  end
-  return setmetatable(e, error_mt)
-end
-
-local function as_error(e)
-  if getmetatable(e) == error_mt then
-    return e
-  end
-  if type(e) == 'table' then
-    return M.error(e.code or 'failed', e.message or vim.inspect(e), e)
-  end
-  return M.error('failed', tostring(e))
-end
-M.as_error = as_error
 
 -- Calls waiting for the JVM's answer: id -> { cb, chan, method, buf }.
 local pending = {}
 local next_id = 0
 local starting = nil -- the calls made while `java -version` runs before the first start
 
--- Bytes of a loaded buffer, as Neovim counts them (line2byte of the line after the last).
-local function buffer_bytes(buf)
-  if not vim.api.nvim_buf_is_loaded(buf) then
-    return 0
-  end
-  return vim.api.nvim_buf_get_offset(buf, vim.api.nvim_buf_line_count(buf))
-end
-
--- 1234567 -> "1,234,567"
-local function grouped(n)
-  local s = tostring(n)
-  local head = #s % 3 == 0 and 3 or #s % 3
-  return s:sub(1, head) .. s:sub(head + 1):gsub('(%d%d%d)', ',%1')
-end
-
-local function mb(bytes)
-  return string.format('%.0f MB', bytes / 1e6)
-end
-
 -- The buffers the JVM was serving: folded live, or named by a call still waiting.
 local served = {}
 
 --- Remembers that the JVM holds `buf` (live folding) or stops doing so; for the out-of-memory
 --- message.
+---@param buf integer
+---@param yes boolean?
 function M.serving(buf, yes)
   served[buf] = yes or nil
 end
 
--- What to tell the user when the JVM died of OutOfMemoryError: the decks and a heap to give it.
+-- What to tell the user when the JVM died of OutOfMemoryError: the decks it served, and those
+-- the calls `dead_pending` named.
 local function out_of_memory_message(stderr, dead_pending)
-  local bufs, total, parts = {}, 0, {}
+  local bufs = {}
   for buf in pairs(served) do
     bufs[buf] = true
   end
@@ -253,42 +84,12 @@ local function out_of_memory_message(stderr, dead_pending)
       bufs[p.buf] = true
     end
   end
-  for buf in pairs(bufs) do
-    local bytes = buffer_bytes(buf)
-    if bytes > 0 then
-      total = total + bytes
-      parts[#parts + 1] = string.format('%s (%s lines, %s)', vim.fn.fnamemodify(vim.api.nvim_buf_get_name(buf), ':t'),
-        grouped(vim.api.nvim_buf_line_count(buf)), mb(bytes))
-    end
-  end
-  -- 1.5x the decks' bytes plus room for the JVM itself, in steps of 100 MB.
-  local suggest = math.max(256, math.ceil((total * 1.5 + 64e6) / 1e8) * 100)
-  local current = nil
-  for _, a in ipairs(config.get().jvm_args or {}) do
-    local n, unit = tostring(a):match('^%-Xmx(%d+)([kKmMgG]?)$')
-    if n then
-      local f = ({ k = 1 / 1024, m = 1, g = 1024 })[unit:lower()] or 1 / 1048576
-      current = tonumber(n) * f
-    end
-  end
-  if current and suggest <= current then
-    suggest = math.ceil(current * 2 / 100) * 100
-  end
-  local what = #parts > 0 and ('while serving ' .. table.concat(parts, ', ')) or 'while serving no buffer'
-  local line
-  for _, l in ipairs(stderr) do
-    if l:find('OutOfMemoryError', 1, true) then
-      line = l
-      break
-    end
-  end
-  return string.format("nvimpam: the JVM ran out of memory %s (%s). Give it more heap: setup({ jvm_args = { '-Xmx%dm' } }); the next nvimpam command starts it again.",
-    what, vim.trim(line or 'OutOfMemoryError'), suggest)
+  return errors.out_of_memory_message(stderr, bufs)
 end
 
 -- Starts a JVM; returns its channel id and the list collecting the tail of its stderr.
 local function spawn(on_exit)
-  local cmd, err = M.command()
+  local cmd, err = java.jvm_command_line()
   if not cmd then
     return nil, err
   end
@@ -348,11 +149,7 @@ local function exited(id, code, stderr)
     return
   end
   local e
-  local oom = false
-  for _, l in ipairs(stderr) do
-    oom = oom or l:find('OutOfMemoryError', 1, true) ~= nil
-  end
-  if oom then
+  if errors.out_of_memory(stderr) then
     e = M.error('out_of_memory', out_of_memory_message(stderr, dead))
   else
     e = M.error('jvm_exited', with_stderr('the nvimpam JVM exited with code ' .. code, stderr)
@@ -399,6 +196,8 @@ end
 
 --- The channel of the running JVM, started if needed (without waiting for it); nil and an error
 --- message when it cannot start.
+---@return integer? chan
+---@return string? why
 function M.channel()
   if job then
     return job.id
@@ -408,6 +207,8 @@ end
 
 --- For the `java` remote-plugin host: the shared JVM, or (for :UpdateRemotePlugins, which stops
 --- the host it asked) a JVM of its own. Returns 0 when none could start.
+---@param shared boolean
+---@return integer chan
 function M.channel_for_rplugin(shared)
   if shared then
     local id = M.channel()
@@ -428,6 +229,11 @@ end
 --- the handler of its message: schedule anything slow), when it dies, or at once when it cannot
 --- start. `buf` names the buffer the call serves. Returns the call's id, or nil when the JVM could
 --- not start.
+---@param method string
+---@param args any[]?
+---@param cb fun(err: nvimpam.Error?, result: any)
+---@param buf integer?
+---@return integer? id
 function M.call(method, args, cb, buf)
   next_id = next_id + 1
   local id = next_id
@@ -464,6 +270,8 @@ local function forget(id)
 end
 
 --- Sends a call made by M.call (starting the JVM if needed); for M.call only.
+---@param call table
+---@return integer? id
 function M.send(call)
   local id = call.id
   local chan, err = M.channel()
@@ -477,14 +285,11 @@ function M.send(call)
   return id
 end
 
---- Whether the Java version is known without running `java -version`.
-function M.java_version_known()
-  local v = known_version(M.java())
-  return v == nil or v.major ~= nil -- a missing java is known too: M.channel() says so
-end
-
 --- The JVM's answer to call `id` (it runs this through nvim_exec_lua). Answers to calls that
 --- are no longer waited for (a timeout, an interrupt) are dropped.
+---@param id integer
+---@param err any an error value, or nil (vim.NIL) on success
+---@param result any
 function M._done(id, err, result)
   local p = pending[id]
   if not p then
@@ -492,7 +297,7 @@ function M._done(id, err, result)
   end
   pending[id] = nil
   if err ~= nil and err ~= vim.NIL then
-    local e = as_error(err)
+    local e = errors.as_error(err)
     if e.code == 'out_of_memory' then
       e.message = out_of_memory_message({ e.message }, { p })
     end
@@ -525,6 +330,11 @@ end
 --- Calls `method` in the JVM and waits for its answer at most timeout_ms (setup()), serving
 --- everything else meanwhile: other RPC clients are answered, Ctrl-C ends the wait. Returns the
 --- result, or raises an error value (see M.error).
+---@param method string
+---@param args any[]?
+---@param what string? what is waited for, for the messages (`method` when nil)
+---@param buf integer? the buffer the call serves
+---@return any result
 function M.wait(method, args, what, buf)
   local done, err, res = false, nil, nil
   local id = M.call(method, args, function(e, r)
@@ -547,12 +357,15 @@ function M.wait(method, args, what, buf)
 end
 
 --- Tells the JVM something without an answer (live buffer events); nothing when it is not running.
+---@param method string
+---@param ... any
 function M.notify(method, ...)
   if job then
     vim.rpcnotify(job.id, method, ...)
   end
 end
 
+--- Stops the JVM; the calls still waiting get a `stopped` error.
 function M.stop()
   if job then
     local id = job.id

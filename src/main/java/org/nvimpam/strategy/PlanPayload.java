@@ -7,7 +7,7 @@ import org.nvimpam.fold.FoldPlan;
 /**
  * The one argument our Lua code takes (the `viml` strategy stages it there too): {@code {buf,
  * folds, kinds, groups, names}}, written straight from the plan's primitives. See
- * lua/nvimpam/folds.lua for the receiving side.
+ * lua/nvimpam/fold/plan.lua for the receiving side.
  *
  * <p>The integers travel as binary strings of little-endian values: Neovim turns a msgpack array
  * into a Lua table element by element (a quarter of the whole refresh at 100k folds), while a

@@ -115,7 +115,7 @@ class LiveRefoldIT {
     awaitRefold(b, "after the split");
     assertTrees(b, "after the split");
     lua(COUNT_OUTCOMES);
-    lua("vim.g.nvimpam_debug_refold = 1");
+    lua("require('nvimpam.testing').record_refolds()");
     return b;
   }
 
@@ -146,7 +146,7 @@ class LiveRefoldIT {
     long fromNone = ((Number) outcomes.get("from_none")).longValue();
     assertTrue(changed >= (changes - fromNone) * 0.8, "most refolds change only what differs: "
         + outcomes + " for " + changes + " changes; last fallback: "
-        + lua("return require('nvimpam.folds').refold_error(0)"));
+        + lua("return require('nvimpam.testing').refold_error(0)"));
   }
 
   /**
@@ -222,7 +222,7 @@ class LiveRefoldIT {
 
     assertTrees(b, "the line rewritten");
     assertEquals(1L, outcomes().get("whole"), "a whole refresh repaired it: " + outcomes());
-    assertTrue(String.valueOf(lua("return require('nvimpam.folds').refold_error(0)")).contains("fold level"),
+    assertTrue(String.valueOf(lua("return require('nvimpam.testing').refold_error(0)")).contains("fold level"),
         "the refold said why");
   }
 
@@ -364,7 +364,7 @@ class LiveRefoldIT {
       Thread.sleep(2);
     }
     assertEquals(true, lua(done), () -> "folds applied at the current changedtick; " + context + "; outcomes "
-        + lua("return _G.outcomes") + "; refold error " + lua("return require('nvimpam.folds').refold_error(0)") + "; notes " + lua("return _G.notes") + "; ticks "
+        + lua("return _G.outcomes") + "; refold error " + lua("return require('nvimpam.testing').refold_error(0)") + "; notes " + lua("return _G.notes") + "; ticks "
         + lua("return { require('nvimpam.folds').applied_tick(0), vim.b.changedtick }"));
   }
 

@@ -27,7 +27,7 @@ import org.nvimpam.testutil.EmbeddedNvim;
 import org.nvimpam.testutil.FoldTree;
 
 /**
- * The plan as Lua reads it (lua/nvimpam/folds.lua): name indexes of every width, level-2 counts,
+ * The plan as Lua reads it (lua/nvimpam/fold/plan.lua): name indexes of every width, level-2 counts,
  * with LuaJIT's FFI and without it, checked through what Neovim shows: fold tree and fold texts.
  */
 class PlanPayloadTest {

@@ -1,0 +1,107 @@
+-- What nvimpam remembers per buffer between refreshes: the plan its folds were last made from,
+-- the line edits since then (the edit log, which maps that plan to today's line numbers), the
+-- windows it went to, and the changedtick of the last refresh.
+local M = {}
+
+local api = vim.api
+local plan = require('nvimpam.fold.plan')
+
+--- One on_lines event: first line, last line (old numbering, 0-based, end-exclusive), the new
+--- last line, and the changedtick (math.huge when Neovim gave none).
+---@alias nvimpam.Edit { [1]: integer, [2]: integer, [3]: integer, [4]: number }
+
+---@class nvimpam.WindowView What begin() saved of a window, for finish() to put back.
+---@field win integer
+---@field view table what winsaveview() returned
+---@field foldlevel integer
+---@field states table<integer, boolean> open (true) or closed by plan.key() of the fold's range
+
+---@class nvimpam.BufferState
+---@field plan nvimpam.Plan the plan the folds were last made from (or are being made from)
+---@field names string[] that plan's names
+---@field edits nvimpam.Edit[] the edits since that plan was applied
+---@field attached boolean whether on_lines records the edits
+---@field wins table<integer, true>? the windows the plan went to
+---@field tick integer? the changedtick of the last finished refresh
+---@field pending_tick integer? the changedtick of the refresh under way
+---@field saved nvimpam.WindowView[]? the windows of the refresh under way
+---@field origin integer? the window that was current when the refresh began
+---@field staged nvimpam.PlanMessage? the plan stage() kept for prepare_staged()
+---@field refold_error string? why the last live refold fell back to a whole refresh
+
+---@type table<integer, nvimpam.BufferState>
+local buffers = {}
+
+--- The buffer `buf` names: itself, or the current buffer for 0 or nil.
+M.bufnr = require('nvimpam.buf').nr
+
+--- The state of buffer `buf` (a number, not 0), made empty the first time.
+---@param buf integer
+---@return nvimpam.BufferState
+function M.get(buf)
+  local st = buffers[buf]
+  if not st then
+    st = { plan = plan.EMPTY, names = {}, edits = {}, attached = false }
+    buffers[buf] = st
+  end
+  return st
+end
+
+--- The state of buffer `buf` (a number, not 0), or nil when it has none.
+---@param buf integer
+---@return nvimpam.BufferState?
+function M.find(buf)
+  return buffers[buf]
+end
+
+--- Forgets a buffer's state; its edit log detaches at the next edit.
+---@param buf integer
+function M.forget(buf)
+  buffers[buf] = nil
+end
+
+--- Records line edits so that the previous plan can be mapped to the current line numbers.
+---@param buf integer
+---@param st nvimpam.BufferState
+function M.track_edits(buf, st)
+  if st.attached then
+    return
+  end
+  st.attached = api.nvim_buf_attach(buf, false, {
+    on_lines = function(_, _, tick, first, last, new_last)
+      if buffers[buf] ~= st then
+        return true -- forgotten (reset): detach
+      end
+      local edits = st.edits
+      edits[#edits + 1] = { first, last, new_last, tick or math.huge }
+    end,
+    on_reload = function()
+      st.edits = { { 0, math.huge, 0, 0 } } -- nothing survives a reload
+    end,
+    on_detach = function()
+      st.attached = false
+    end,
+  })
+end
+
+--- Maps a 1-based fold range through the edits; nil when an edit touched it.
+---@param s integer
+---@param e integer
+---@param edits nvimpam.Edit[]
+---@return integer? s
+---@return integer? e
+function M.shift(s, e, edits)
+  for i = 1, #edits do
+    local first, last, new_last = edits[i][1], edits[i][2], edits[i][3]
+    if e - 1 >= first then
+      if s - 1 < last then
+        return nil
+      end
+      local delta = new_last - last
+      s, e = s + delta, e + delta
+    end
+  end
+  return s, e
+end
+
+return M

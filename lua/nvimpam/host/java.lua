@@ -1,0 +1,173 @@
+-- Finding Java and the plugin's jar, and the command line that starts the JVM. Nothing here
+-- starts it: nvimpam.host does.
+local M = {}
+
+local uv = require('nvimpam.compat').uv
+local config = require('nvimpam.config')
+
+--- The plugin's root folder (the one holding lua/, autoload/ and target/).
+---@return string
+function M.root()
+  local src = debug.getinfo(1, 'S').source:sub(2) -- <root>/lua/nvimpam/host/java.lua
+  return vim.fn.fnamemodify(src, ':p:h:h:h:h')
+end
+
+--- The jar the JVM runs: `jar` of setup(), else target/nvimpam.jar in the root.
+---@return string
+function M.jar()
+  local jar = config.get().jar
+  if jar and jar ~= '' then
+    return vim.fn.expand(jar)
+  end
+  return M.root() .. '/target/nvimpam.jar'
+end
+
+--- The Java executable: `java` of setup(), else $JAVA_HOME/bin/java, else `java` on $PATH.
+---@return string
+function M.java()
+  local java = config.get().java
+  if java and java ~= '' then
+    return vim.fn.expand(java)
+  end
+  local home = vim.env.JAVA_HOME
+  if home and home ~= '' and vim.fn.executable(home .. '/bin/java') == 1 then
+    return home .. '/bin/java'
+  end
+  return 'java'
+end
+
+local version_cache = {}
+
+-- Where the version of `java` is found without running it: the executable, its cache key, and the
+-- version when known (this session, or a file in stdpath('cache')); or nil and why not.
+local function known_version(java)
+  local exe = vim.fn.exepath(java)
+  if exe == '' then
+    return nil, 'no Java executable "' .. java .. '" (install JDK 17+ or set java = "/path/to/java" in setup())'
+  end
+  local stat = uv.fs_stat(vim.fn.resolve(exe))
+  local key = exe .. ':' .. (stat and stat.mtime.sec or 0)
+  if not version_cache[key] then
+    local ok, lines = pcall(vim.fn.readfile, vim.fn.stdpath('cache') .. '/nvimpam-java-version')
+    if ok and lines[1] == key and tonumber(lines[2]) then
+      version_cache[key] = tonumber(lines[2])
+    end
+  end
+  return { exe = exe, key = key, major = version_cache[key] }
+end
+
+-- Reads `java -version` output; caches and returns the major version, or nil and why not.
+local function parse_version(v, out)
+  local major = out:match('version "(%d+)')
+  if major == '1' then
+    major = out:match('version "1%.(%d+)')
+  end
+  major = tonumber(major)
+  if not major then
+    return nil, 'could not read the version of ' .. v.exe .. ': ' .. out
+  end
+  version_cache[v.key] = major
+  vim.fn.mkdir(vim.fn.stdpath('cache'), 'p')
+  pcall(vim.fn.writefile, { v.key, tostring(major) }, vim.fn.stdpath('cache') .. '/nvimpam-java-version')
+  return major
+end
+
+--- The Java feature version (17, 21, …) of `java`, or nil and a reason. Cached per executable
+--- and modification time, so that only the first start ever pays for `java -version`.
+---@param java string? the executable, M.java() when nil
+---@return integer? major
+---@return string? why
+function M.java_version(java)
+  local v, why = known_version(java or M.java())
+  if not v then
+    return nil, why
+  end
+  if v.major then
+    return v.major
+  end
+  return parse_version(v, vim.fn.system({ v.exe, '-version' }))
+end
+
+--- As M.java_version, without waiting: `cb(major)` or `cb(nil, why)` runs once `java -version`
+--- has answered (at once when the version is cached).
+---@param java string? the executable, M.java() when nil
+---@param cb fun(major: integer?, why: string?)
+function M.java_version_async(java, cb)
+  local v, why = known_version(java or M.java())
+  if not v or v.major then
+    return cb(v and v.major, why)
+  end
+  local out = {}
+  local function collect(_, data)
+    vim.list_extend(out, data)
+  end
+  local id = vim.fn.jobstart({ v.exe, '-version' }, {
+    on_stdout = collect,
+    on_stderr = collect,
+    on_exit = function()
+      cb(parse_version(v, table.concat(out, '\n')))
+    end,
+  })
+  if id <= 0 then
+    cb(nil, 'could not run ' .. v.exe .. ' -version')
+  end
+end
+
+--- Whether the Java version is known without running `java -version`.
+---@return boolean
+function M.java_version_known()
+  local v = known_version(M.java())
+  return v == nil or v.major ~= nil -- a missing java is known too: starting the JVM says so
+end
+
+-- Class-data sharing: an archive per jar build and Java version in stdpath('cache'), created on the
+-- first run and used by every later start.
+local function cds_args(major, jar)
+  local stat = uv.fs_stat(jar)
+  local archive = string.format('%s/nvimpam-%d-%d.jsa', vim.fn.stdpath('cache'), major, stat and stat.mtime.sec or 0)
+  if major >= 19 then
+    return { '-XX:+AutoCreateSharedArchive', '-XX:SharedArchiveFile=' .. archive }
+  elseif uv.fs_stat(archive) then
+    return { '-XX:SharedArchiveFile=' .. archive }
+  else
+    vim.fn.mkdir(vim.fn.stdpath('cache'), 'p')
+    return { '-XX:ArchiveClassesAtExit=' .. archive }
+  end
+end
+
+--- The command line that starts the JVM, or nil and a message saying what to fix.
+---@return string[]? cmd
+---@return string? why
+function M.jvm_command_line()
+  local java = M.java()
+  local major, err = M.java_version(java)
+  if not major then
+    return nil, err
+  end
+  if major < 17 then
+    return nil, 'Java ' .. major .. ' is too old: nvimpam needs Java 17 or newer (set java = "/path/to/java" in setup())'
+  end
+  local jar = M.jar()
+  if not uv.fs_stat(jar) then
+    return nil, 'no ' .. jar .. ': build it with `./mvnw -q package -DskipTests` in ' .. M.root()
+  end
+  -- stdout is the RPC channel: the JVM must print nothing else there. C1 only and the serial
+  -- collector start faster (opening example.pc to folds: ~360 ms instead of ~420 ms here), and
+  -- big decks are bound by moving their lines, not by parsing (C2 did not parse 10M lines faster
+  -- in the open benchmark). Serial, measured against G1 on a 10M-line open (bench/README.md):
+  -- the same RSS, but G1 held 1.2 GB of heap after the load where Serial held 0.65 GB. Arrays of
+  -- 1 MB and more (the deck's 4 MiB segments, frame buffers) are allocated in the old generation
+  -- at once: young collections then never copy the deck (a 10M-line read from disk: 1.2 s
+  -- instead of 2.1 s, of which 0.6 s were such copies). So the deck lives in the old generation:
+  -- NewRatio=4 gives it 4/5 of the heap instead of 2/3, so that -Xmx900m still holds a 588 MB
+  -- deck (1.15x in heap). jvm_args come last, so they can undo this (e.g.
+  -- -XX:TieredStopAtLevel=4, or -Xmx: a deck needs about 1.3x its size of heap).
+  local cmd = { vim.fn.exepath(java), '-Xlog:disable', '-Xlog:all=warning:stderr', '-XX:TieredStopAtLevel=1',
+    '-XX:+UseSerialGC', '-XX:PretenureSizeThreshold=1m', '-XX:NewRatio=4' }
+  vim.list_extend(cmd, cds_args(major, jar))
+  vim.list_extend(cmd, config.get().jvm_args or {})
+  vim.list_extend(cmd, { '-jar', jar, 'serve' })
+  return cmd
+end
+
+return M

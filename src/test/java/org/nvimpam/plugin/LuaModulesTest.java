@@ -1,0 +1,119 @@
+package org.nvimpam.plugin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.nvimpam.testutil.EmbeddedNvim;
+import org.nvimpam.testutil.SharedNvimTestBase;
+
+/**
+ * The Lua side's rooms: lua/nvimpam/folds.lua and host.lua keep every function they had before
+ * they were split (lua/nvimpam/fold/, lua/nvimpam/host/), the product never loads what only the
+ * tests and the benchmark need, and the split modules annotate every public function.
+ */
+class LuaModulesTest extends SharedNvimTestBase {
+  /** Module, function, parameter count (-1: any, a vararg function). */
+  private static final List<String[]> KEPT = List.of(
+      new String[] {"nvimpam.folds", "begin", "1"}, new String[] {"nvimpam.folds", "adopt", "1"},
+      new String[] {"nvimpam.folds", "prepare", "1"}, new String[] {"nvimpam.folds", "stage", "1"},
+      new String[] {"nvimpam.folds", "prepare_staged", "1"}, new String[] {"nvimpam.folds", "finish", "2"},
+      new String[] {"nvimpam.folds", "apply", "1"}, new String[] {"nvimpam.folds", "creates_natively", "0"},
+      new String[] {"nvimpam.folds", "create_natively_in", "2"}, new String[] {"nvimpam.folds", "commands", "1"},
+      new String[] {"nvimpam.folds", "failing_fold", "3"}, new String[] {"nvimpam.folds", "refold", "1"},
+      new String[] {"nvimpam.folds", "applied", "1"}, new String[] {"nvimpam.folds", "applied_tick", "1"},
+      new String[] {"nvimpam.folds", "forget", "1"}, new String[] {"nvimpam.folds", "foldtext", "0"},
+      new String[] {"nvimpam.host", "on_restart", "1"}, new String[] {"nvimpam.host", "root", "0"},
+      new String[] {"nvimpam.host", "jar", "0"}, new String[] {"nvimpam.host", "java", "0"},
+      new String[] {"nvimpam.host", "java_version", "1"}, new String[] {"nvimpam.host", "java_version_async", "2"},
+      new String[] {"nvimpam.host", "java_version_known", "0"}, new String[] {"nvimpam.host", "jvm_command_line", "0"},
+      new String[] {"nvimpam.host", "running", "0"}, new String[] {"nvimpam.host", "pid", "0"},
+      new String[] {"nvimpam.host", "last_error", "0"}, new String[] {"nvimpam.host", "error", "3"},
+      new String[] {"nvimpam.host", "as_error", "1"}, new String[] {"nvimpam.host", "serving", "2"},
+      new String[] {"nvimpam.host", "channel", "0"}, new String[] {"nvimpam.host", "channel_for_rplugin", "1"},
+      new String[] {"nvimpam.host", "call", "4"}, new String[] {"nvimpam.host", "send", "1"},
+      new String[] {"nvimpam.host", "_done", "3"}, new String[] {"nvimpam.host", "wait", "4"},
+      new String[] {"nvimpam.host", "notify", "-1"}, new String[] {"nvimpam.host", "stop", "0"},
+      new String[] {"nvimpam.testing", "refold_error", "1"}, new String[] {"nvimpam.testing", "record_refolds", "0"});
+
+  /** The modules split out of folds.lua and host.lua, and those that took their helpers. */
+  private static final List<String> ANNOTATED = List.of("lua/nvimpam/folds.lua", "lua/nvimpam/host.lua",
+      "lua/nvimpam/fold", "lua/nvimpam/host", "lua/nvimpam/bench.lua", "lua/nvimpam/testing.lua",
+      "lua/nvimpam/buf.lua", "lua/nvimpam/filestate.lua");
+
+  @Test
+  void theFoldAndHostModulesKeepEveryFunctionWithItsParameters() {
+    StringBuilder entries = new StringBuilder();
+    for (String[] e : KEPT) {
+      entries.append("{'").append(e[0]).append("','").append(e[1]).append("',").append(e[2]).append("},");
+    }
+    Object wrong = lua("local wrong = {} for _, e in ipairs({" + entries + "}) do "
+        + "local f = require(e[1])[e[2]] local what = e[1] .. '.' .. e[2] "
+        + "if type(f) ~= 'function' then wrong[#wrong + 1] = what .. ': no such function' "
+        + "else local i = debug.getinfo(f, 'u') "
+        + "if (e[3] < 0) ~= i.isvararg or (e[3] >= 0 and i.nparams ~= e[3]) then "
+        + "wrong[#wrong + 1] = what .. ': takes ' .. i.nparams .. (i.isvararg and ' and ...' or '') end end end "
+        + "return wrong");
+    assertEquals(List.of(), wrong);
+  }
+
+  @Test
+  void theProductLoadsNeitherTheTestHooksNorTheBenchOnlyMeasures() {
+    Object loaded = lua("for _, m in ipairs({ 'nvimpam', 'nvimpam.folds', 'nvimpam.host', 'nvimpam.health', "
+        + "'nvimpam.filestate', 'nvimpam.bench' }) do require(m) end "
+        + "return { package.loaded['nvimpam.testing'] ~= nil, package.loaded['nvimpam.bench.inside'] ~= nil }");
+    assertEquals(List.of(false, false), loaded);
+  }
+
+  @Test
+  void everyPublicFunctionOfTheSplitModulesHasLuaCatsAnnotations() throws IOException {
+    Pattern function = Pattern.compile("^function M\\.(\\w+)\\(([^)]*)\\)");
+    List<String> missing = new ArrayList<>();
+    for (Path file : luaFiles()) {
+      List<String> lines = Files.readAllLines(file);
+      for (int i = 0; i < lines.size(); i++) {
+        Matcher m = function.matcher(lines.get(i));
+        if (!m.find()) {
+          continue;
+        }
+        List<String> doc = new ArrayList<>();
+        for (int k = i - 1; k >= 0 && lines.get(k).startsWith("---"); k--) {
+          doc.add(lines.get(k));
+        }
+        String where = EmbeddedNvim.root().relativize(file) + ":" + (i + 1) + " M." + m.group(1);
+        if (doc.isEmpty()) {
+          missing.add(where + ": no --- comment");
+        }
+        for (String param : m.group(2).split(",")) {
+          String p = param.trim();
+          if (!p.isEmpty() && !p.equals("...") && doc.stream().noneMatch(d -> d.startsWith("---@param " + p + " "))) {
+            missing.add(where + ": no ---@param " + p);
+          }
+        }
+      }
+    }
+    assertEquals(List.of(), missing);
+  }
+
+  private static List<Path> luaFiles() throws IOException {
+    List<Path> files = new ArrayList<>();
+    for (String name : ANNOTATED) {
+      Path p = EmbeddedNvim.root().resolve(name);
+      if (Files.isDirectory(p)) {
+        try (Stream<Path> s = Files.list(p)) {
+          s.filter(f -> f.toString().endsWith(".lua")).sorted().forEach(files::add);
+        }
+      } else {
+        files.add(p);
+      }
+    }
+    return files;
+  }
+}

@@ -25,6 +25,7 @@ public final class CardLayouts {
   private final List<CardLayout> entries;
   private final RowCheck[][] checks; // by entry, then row
   private final int[] endRows; // by entry: the index of its end row, or -1
+  private final boolean[] readsRows; // by entry: whether it has if or repeat rows
   private final int[][] groups; // entry indices by group, ascending version
   private final int[] groupOf; // by entry
   private final Map<Long, Integer> byWord = new HashMap<>();
@@ -83,13 +84,16 @@ public final class CardLayouts {
     }
     checks = new RowCheck[entries.size()][];
     endRows = new int[entries.size()];
+    readsRows = new boolean[entries.size()];
     for (int e = 0; e < entries.size(); e++) {
       CardLayout c = entries.get(e);
       checks[e] = new RowCheck[c.rows().size()];
       endRows[e] = -1;
       for (int r = 0; r < c.rows().size(); r++) {
         checks[e][r] = new RowCheck(c, r);
-        if (endRows[e] < 0 && c.rows().get(r).kind() == RowLayout.Kind.END) endRows[e] = r;
+        RowLayout.Kind k = c.rows().get(r).kind();
+        if (endRows[e] < 0 && k == RowLayout.Kind.END) endRows[e] = r;
+        readsRows[e] |= k == RowLayout.Kind.IF || k == RowLayout.Kind.REPEAT;
       }
     }
     for (var en : byWord.entrySet()) words.put(en.getKey(), en.getValue());
@@ -156,6 +160,10 @@ public final class CardLayouts {
 
   int endRow(int entry) {
     return endRows[entry];
+  }
+
+  boolean readsRows(int entry) {
+    return readsRows[entry];
   }
 
   /** The greatest version any layout names: the version of a deck that names none. */

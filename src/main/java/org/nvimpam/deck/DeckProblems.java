@@ -20,6 +20,15 @@ public final class DeckProblems {
   private LineSource src;
   private ProblemList out;
   private final RowWalker.Visitor checker = this::checkLine; // one object for every walk
+  private static final int KW = FieldType.KW.ordinal();
+  private static final int FIXED = FieldType.FIXED.ordinal();
+  private static final int STR = FieldType.STR.ordinal();
+  private static final int INT = FieldType.INT.ordinal();
+  private static final int INT_OR_BLANK = FieldType.INT_OR_BLANK.ordinal();
+  private static final int FLOAT = FieldType.FLOAT.ordinal();
+  private static final int FLAGS = FieldType.FLAGS.ordinal();
+  private static final int CHOICE = FieldType.CHOICE.ordinal();
+  private static final int CONT = FieldType.CONT.ordinal();
   private int[] picked; // by group: the entry for pickedVersion, -1 lenient, -2 not yet picked
   private int pickedVersion;
 
@@ -102,6 +111,27 @@ public final class DeckProblems {
       }
       int e = picked[g];
       if (e == -2) e = picked[g] = table.pick(g, version);
+      if (e >= 0 && table.rowCount(e) == 1) {
+        // A one-line card (NODE, SHELL: most of a deck): its header row, then whatever follows
+        // up to the next card header is comments and extra lines. Checked in place, without a walk.
+        out = into;
+        entry = e;
+        byte[] a = deck.bytes(i);
+        int off = deck.start(i);
+        int len = deck.contentLength(i);
+        int first = into.size;
+        checkRow(a, off, len, table.check(e, 0), i, 0);
+        if (into.size - first > 1) sortLine(first);
+        long word = 0;
+        for (i++; i < deck.lineCount(); i++) {
+          a = deck.bytes(i);
+          off = deck.start(i);
+          len = deck.contentLength(i);
+          if (!LineBytes.isComment(a, off, len) && (word = walker.headerWord(a, off, len)) != 0) break;
+        }
+        g = i < to ? table.groupOf(word, a, off, len) : -1;
+        continue;
+      }
       if (e >= 0) {
         out = into;
         entry = e;
@@ -148,9 +178,9 @@ public final class DeckProblems {
 
   private void checkLine(int line, int code) {
     if (code == RowWalker.COMMENT || code == RowWalker.EXTRA) return;
-    byte[] a = src.bytes(line);
-    int off = src.start(line);
-    int len = src.contentLength(line);
+    byte[] a = walker.lineBytes();
+    int off = walker.lineStart();
+    int len = walker.lineLength();
     int first = out.size;
     if (code >= 0) {
       checkRow(a, off, len, table.check(entry, code), line, code);
@@ -162,38 +192,61 @@ public final class DeckProblems {
   }
 
   private void checkRow(byte[] a, int off, int len, RowCheck rc, int line, int row) {
+    int before = out.size;
+    boolean parameter = false; // a parameter may hold a tab that no test rejected
     for (int f = 0; f < rc.count; f++) {
       int s = rc.from[f];
       if (s >= len) break;
+      int c = rc.codes[f];
+      if (c == STR || c == KW || c == FIXED) continue; // always valid
       int e = Math.min(rc.to[f], len);
       int vs = skipSpaces(a, off + s, off + e) - off;
       int ve = e;
       while (ve > vs && a[off + ve - 1] == ' ') ve--;
       if (vs == ve) continue;
-      FieldType t = rc.types[f];
       boolean ok;
-      switch (t) {
-        case INT, INT_OR_BLANK -> ok = FieldForms.isInt(a, off + vs, off + ve) || FieldForms.isParameter(a, off + vs, off + ve);
-        case FLOAT -> ok = FieldForms.isFloat(a, off + vs, off + ve) || FieldForms.isParameter(a, off + vs, off + ve);
-        case FLAGS -> ok = FieldForms.isFlags(a, off + vs, off + ve) || FieldForms.isParameter(a, off + vs, off + ve);
-        case CHOICE -> ok = choice(a, off + vs, off + ve, rc.choices[f]);
-        case CONT -> ok = ve - vs == 1 && (a[off + vs] == '&' || a[off + vs] == '-');
-        case BLANK -> {
-          out.add(line, s, e, ProblemList.meta(entry, row, f, ProblemList.BLANK, ProblemList.WARN));
-          continue;
-        }
-        default -> ok = true;
+      if (c == INT || c == INT_OR_BLANK) {
+        ok = FieldForms.isInt(a, off + vs, off + ve) || (parameter |= FieldForms.isParameter(a, off + vs, off + ve));
+      } else if (c == FLOAT) {
+        ok = FieldForms.isFloat(a, off + vs, off + ve) || (parameter |= FieldForms.isParameter(a, off + vs, off + ve));
+      } else if (c == FLAGS) {
+        ok = FieldForms.isFlags(a, off + vs, off + ve) || (parameter |= FieldForms.isParameter(a, off + vs, off + ve));
+      } else if (c == CHOICE) {
+        ok = choice(a, off + vs, off + ve, rc.choices[f]);
+      } else if (c == CONT) {
+        ok = ve - vs == 1 && (a[off + vs] == '&' || a[off + vs] == '-');
+      } else { // BLANK
+        out.add(line, s, e, ProblemList.meta(entry, row, f, ProblemList.BLANK, ProblemList.WARN));
+        continue;
       }
       if (!ok) {
         out.add(line, s, e, ProblemList.meta(entry, row, f, ProblemList.FORM, ProblemList.ERROR));
-      } else if (t.numeric() && f + 1 < rc.count && rc.types[f + 1].numeric() && rc.from[f + 1] == rc.to[f]
-          && rc.to[f] <= len && a[off + rc.to[f] - 1] != ' ' && rc.from[f + 1] < len && a[off + rc.from[f + 1]] != ' '
+      } else if (rc.runs[f] && ve == rc.to[f] && rc.from[f + 1] < len && a[off + rc.from[f + 1]] != ' '
           && (rc.to[f + 1] > len || a[off + rc.to[f + 1] - 1] == ' ')) {
         out.add(line, s, e, ProblemList.meta(entry, row, f, ProblemList.RUNS, ProblemList.ERROR));
       }
     }
-    tab(a, off, len, rc, line, row);
+    if (parameter || out.size != before) {
+      tab(a, off, len, rc, line, row);
+    } else {
+      tabOutsideFields(a, off, len, rc, line, row);
+    }
     past(a, off, len, rc.limit, line, row);
+  }
+
+  /** {@link #tab} for a row whose fields all passed: a tab can only be outside them. */
+  private void tabOutsideFields(byte[] a, int off, int len, RowCheck rc, int line, int row) {
+    int[] r = rc.tabRanges;
+    for (int k = 0; k < r.length; k += 2) {
+      int from = r[k];
+      if (from >= len) return;
+      int to = Math.min(r[k + 1], len);
+      int t = firstTab(a, off + from, to - from);
+      if (t >= 0) {
+        tab(a, off, len, rc, line, row); // the first tab of the line, with its field
+        return;
+      }
+    }
   }
 
   private static boolean choice(byte[] a, int s, int e, byte[][] values) {

@@ -30,15 +30,49 @@ final class FieldForms {
     return true;
   }
 
+  private static final java.lang.invoke.VarHandle LONGS =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+  private static final long ZEROS = 0x3030303030303030L;
+  private static final long HIGH_NIBBLES = 0xF0F0F0F0F0F0F0F0L;
+  private static final long SIXES = 0x0606060606060606L;
+
   /** An optional sign and at least one digit. */
   static boolean isInt(byte[] a, int s, int e) {
     int i = s;
     if (a[i] == '+' || a[i] == '-') i++;
     if (i == e) return false;
+    if (e - i <= 8 && e >= 8) { // the digits, at most 8, tested at once in the 8 bytes ending at e
+      long x = (long) LONGS.get(a, e - 8);
+      int keep = 8 * (e - i); // the value's bytes are the high ones (little endian)
+      long mask = keep == 64 ? -1L : -1L << (64 - keep);
+      x = (x & mask) | (ZEROS & ~mask); // bytes before the value count as digits
+      return (x & HIGH_NIBBLES) == ZEROS && ((x + SIXES) & HIGH_NIBBLES) == ZEROS;
+    }
     for (; i < e; i++) {
       if (!isDigit(a[i])) return false;
     }
     return true;
+  }
+
+  private static final long LOWS7 = 0x7F7F7F7F7F7F7F7FL;
+  private static final long DOTS = 0x2E2E2E2E2E2E2E2EL;
+
+  /** The high bit of every byte of {@code v} that is 0, exactly (no borrow between bytes). */
+  private static long zeroBytes(long v) {
+    return ~(((v & LOWS7) + LOWS7) | v | LOWS7);
+  }
+
+  /**
+   * Whether 8 bytes (those before the value already set to '0') are digits and at most
+   * {@code dotsLeft} points; returns the points left, or -1.
+   */
+  private static int digitsAndPoints(long x, int dotsLeft) {
+    long dots = zeroBytes(x ^ DOTS);
+    int n = Long.bitCount(dots);
+    if (n > dotsLeft) return -1;
+    x ^= (dots >>> 7) * 0x1E; // '.' ^ 0x1E == '0'
+    if ((x & HIGH_NIBBLES) != ZEROS || ((x + SIXES) & HIGH_NIBBLES) != ZEROS) return -1;
+    return dotsLeft - n;
   }
 
   /**
@@ -48,6 +82,22 @@ final class FieldForms {
   static boolean isFloat(byte[] a, int s, int e) {
     int i = s;
     if (a[i] == '+' || a[i] == '-') i++;
+    int n = e - i;
+    if (n > 0 && n <= 16 && e >= 16) { // the common case, digits and a point, 8 bytes at a time
+      long hi = (long) LONGS.get(a, e - 8);
+      long lo = (long) LONGS.get(a, e - 16);
+      if (n < 8) {
+        long mask = -1L << (64 - 8 * n);
+        hi = (hi & mask) | (ZEROS & ~mask);
+        lo = ZEROS;
+      } else if (n < 16) {
+        long mask = n == 8 ? 0 : -1L << (64 - 8 * (n - 8));
+        lo = (lo & mask) | (ZEROS & ~mask);
+      }
+      int left = digitsAndPoints(hi, 1);
+      if (left >= 0 && digitsAndPoints(lo, left) >= 0) return true;
+      // else an exponent, or no float: the byte walk below decides
+    }
     int digits = 0;
     while (i < e && isDigit(a[i])) {
       i++;

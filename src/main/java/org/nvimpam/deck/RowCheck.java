@@ -11,6 +11,16 @@ final class RowCheck {
   final int[] from;
   final int[] to;
   final FieldType[] types;
+  /** {@link #types} as their ordinals, for a switch without the enum's lookup table. */
+  final int[] codes;
+  /** Whether field f and the next are adjacent numbers: the runs-into test applies to f. */
+  final boolean[] runs;
+  /**
+   * The byte ranges of columns 1–80 outside every field whose own test rejects a tab (kw, fixed
+   * and str fields, and columns of no field), as pairs [from, to): a row whose fields all pass
+   * can hold a tab only there.
+   */
+  final int[] tabRanges;
   final byte[][][] choices; // the values of choice fields
   final byte[] keyword; // the header word, for messages
   /** Past-80 text starts at this byte (81 when the row has a cont field at column 81). */
@@ -34,19 +44,43 @@ final class RowCheck {
     from = new int[count];
     to = new int[count];
     types = new FieldType[count];
+    codes = new int[count];
     choices = new byte[count][][];
+    runs = new boolean[count];
     int lim = 80;
     for (int i = 0; i < count; i++) {
       FieldLayout x = f.get(i);
       from[i] = x.from() - 1;
       to[i] = x.to();
       types[i] = x.type();
+      codes[i] = x.type().ordinal();
       if (x.type() == FieldType.CHOICE) {
         choices[i] = x.values().stream().map(v -> v.getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);
       }
       if (x.type() == FieldType.CONT && x.from() == 81) lim = 81;
     }
     limit = lim;
+    java.util.List<Integer> ranges = new java.util.ArrayList<>();
+    int at = 0;
+    for (int i = 0; i < count && at < 80; i++) {
+      FieldType t = types[i];
+      boolean rejectsTab = t != FieldType.KW && t != FieldType.FIXED && t != FieldType.STR;
+      if (!rejectsTab) continue;
+      int a = Math.min(from[i], 80);
+      if (a > at) {
+        ranges.add(at);
+        ranges.add(a);
+      }
+      at = Math.max(at, Math.min(to[i], 80));
+    }
+    if (at < 80) {
+      ranges.add(at);
+      ranges.add(80);
+    }
+    tabRanges = ranges.stream().mapToInt(Integer::intValue).toArray();
+    for (int i = 0; i + 1 < count; i++) {
+      runs[i] = types[i].numeric() && types[i + 1].numeric() && from[i + 1] == to[i];
+    }
     keyword = card.word().getBytes(StandardCharsets.UTF_8);
     int cr = -1;
     int cf = -1;

@@ -23,6 +23,10 @@ public final class RowWalker {
   private final CardLayouts table;
   private int[] rowLine = new int[16]; // the last line each row of the card took, -1 for none
   private long stopWord; // the header word of the line the last walk stopped at (0: none)
+  // The line a visitor is told of, read once: its array, offset and length without a final CR.
+  private byte[] lineBytes;
+  private int lineStart;
+  private int lineLength;
   // The last line start read as 8 bytes, and its header word: runs of one keyword repeat it.
   private long lastStart = -1;
   private long lastWord;
@@ -50,6 +54,21 @@ public final class RowWalker {
     return table;
   }
 
+  /** The array holding the line a {@link Visitor} is being told of (valid during the call). */
+  public byte[] lineBytes() {
+    return lineBytes;
+  }
+
+  /** Its offset in {@link #lineBytes()}. */
+  public int lineStart() {
+    return lineStart;
+  }
+
+  /** Its length without a final CR. */
+  public int lineLength() {
+    return lineLength;
+  }
+
   static boolean isComment(LineSource src, int i) {
     return LineBytes.isComment(src.bytes(i), src.start(i), src.contentLength(i));
   }
@@ -69,7 +88,7 @@ public final class RowWalker {
   /** {@link #groupAt} of the line the last {@link #walkCard} returned, without reading its word again. */
   int groupAtStop(LineSource src, int i) {
     if (i >= src.lineCount()) return -1;
-    return table.groupOf(stopWord, src.bytes(i), src.start(i), src.contentLength(i));
+    return table.groupOf(stopWord, lineBytes, lineStart, lineLength); // the walk read that line last
   }
 
   /**
@@ -79,9 +98,13 @@ public final class RowWalker {
   public int walkCard(LineSource src, int h, int e, Visitor v) {
     int rows = table.rowCount(e);
     if (rowLine.length < rows) rowLine = new int[rows];
-    Arrays.fill(rowLine, 0, rows, -1);
+    // only if and repeat rows read the lines earlier rows took
+    if (table.readsRows(e)) Arrays.fill(rowLine, 0, rows, -1);
     int endRow = table.endRow(e);
     byte[] endWord = endRow < 0 ? null : table.check(e, endRow).startWord;
+    lineBytes = src.bytes(h);
+    lineStart = src.start(h);
+    lineLength = src.contentLength(h);
     v.line(h, 0);
     rowLine[0] = h;
     int n = src.lineCount();
@@ -96,6 +119,9 @@ public final class RowWalker {
       byte[] a = src.bytes(i);
       int off = src.start(i);
       int len = src.contentLength(i);
+      lineBytes = a;
+      lineStart = off;
+      lineLength = len;
       if (LineBytes.isComment(a, off, len)) {
         v.line(i++, COMMENT);
         continue;

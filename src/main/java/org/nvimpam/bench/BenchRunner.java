@@ -190,7 +190,9 @@ public final class BenchRunner {
     double getLinesMs = median(getLines);
     double parseMs = median(parse);
 
-    StrategyTimer timer = new StrategyTimer(nvim, buffer, warmup, runs, settings.floorRow());
+    InsideProbe inside = settings.floorRow() ? new InsideProbe(nvim, buffer) : null;
+    StrategyTimer timer = inside == null ? new StrategyTimer(nvim, buffer, warmup, runs)
+        : new StrategyTimer(nvim, buffer, warmup, runs, inside);
     List<StrategyTimer.Timing> timings = new ArrayList<>();
     List<FoldStrategy> strategies = new ArrayList<>();
     for (String name : settings.strategies()) {
@@ -215,7 +217,7 @@ public final class BenchRunner {
       timings.add(new StrategyTimer.Timing(name, plan.size(), Double.NaN, Double.NaN, Double.NaN, 0));
     }
     boolean anyTimed = !timings.stream().allMatch(t -> Double.isNaN(t.medianMs()));
-    StrategyTimer.Floor floor = anyTimed ? timer.floor() : null;
+    StrategyTimer.Median floor = anyTimed ? timer.floor() : null;
     double floorMs = floor == null ? Double.NaN : floor.ms();
     if (floor != null) {
       progress.note("floor on " + deck + ": " + floor.method() + ", " + String.format(java.util.Locale.ROOT, "%.3f ms",
@@ -223,7 +225,7 @@ public final class BenchRunner {
       if (settings.floorRow()) {
         timings.add(new StrategyTimer.Timing(FLOOR_PREFIX + floor.method(), plan.size(), floor.ms(), Double.NaN,
             Double.NaN, 0));
-        for (StrategyTimer.Floor m : timer.inside()) {
+        for (StrategyTimer.Median m : inside.rows(timer)) {
           timings.add(new StrategyTimer.Timing(INSIDE_PREFIX + m.method(), plan.size(), m.ms(), Double.NaN,
               Double.NaN, 0));
         }

@@ -12,6 +12,7 @@ import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.BufferListener;
+import org.nvimpam.nvim.LuaEntry;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.strategy.LiveRefold;
 
@@ -23,7 +24,6 @@ import org.nvimpam.strategy.LiveRefold;
  * are checked against the plan, outside the timed part.
  */
 public final class LiveEditTimer {
-  private static final String VERIFY = "return require('nvimpam.bench').verify(...)";
   private static final long WAIT_S = 30;
 
   /** An event with lines, and when it arrived. */
@@ -124,10 +124,8 @@ public final class LiveEditTimer {
     if (result.outcome() != LiveRefold.Outcome.CHANGED) {
       throw new IllegalStateException("the live refold was not a diff but " + result.outcome());
     }
-    long found = ((Number) Await.call(nvim.execLua(VERIFY, out -> {
-      out.packArrayHeader(1);
-      out.packLong(buffer.id());
-    }), "a live edit")).longValue();
+    long found = ((Number) Await.call(LuaEntry.BENCH_VERIFY.call(nvim, out -> out.packLong(buffer.id())),
+        "a live edit")).longValue();
     if (found != plan.size()) {
       throw new IllegalStateException("after a live refold Neovim holds " + (found < 0 ? "extra folds" : found + " of "
           + plan.size() + " folds"));

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import org.nvimpam.deck.Lines;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Encoders;
+import org.nvimpam.nvim.LuaEntry;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.rpc.ChildProcessTransport;
 
@@ -31,7 +32,7 @@ public final class OpenBench {
       long jvmPeakRssKb, long jvmRssKb, String heap, double firstEditMs, double laterEditMs, double editStallMs) {}
 
   private static final long WAIT_S = 600;
-  private static final String FOLDED = "return require('nvimpam.folds').applied_tick(0) == vim.b.changedtick";
+  private static final String FOLDED = "return " + LuaEntry.FOLDS_APPLIED_TICK.expression("0") + " == vim.b.changedtick";
   private static final String BEAM = "BEAM  /        7       1       2       3";
 
   private final String nvimExe;
@@ -71,13 +72,13 @@ public final class OpenBench {
       get(nvim.command("bwipeout!"));
       lua(nvim, "collectgarbage()");
 
-      StringBuilder setup = new StringBuilder("require('nvimpam').setup{");
+      StringBuilder setup = new StringBuilder("{");
       if (!jvmArgs.isEmpty()) {
         setup.append("jvm_args = {");
         for (String a : jvmArgs) setup.append('\'').append(a).append("',");
         setup.append('}');
       }
-      lua(nvim, setup.append('}').toString());
+      lua(nvim, LuaEntry.SETUP.expression(setup.append('}').toString()));
       log.println("opening " + lines + " lines through the plugin");
       long open0 = System.nanoTime();
       get(nvim.command("edit " + file));
@@ -87,7 +88,7 @@ public final class OpenBench {
       double openMs = (open1 - open0) / 1e6;
       log.println("open: " + infoLine(nvim, "last fold:") + "; " + infoLine(nvim, "buffer "));
       Thread.sleep(3000); // "a few seconds after the load": the JVM may give heap back
-      long pid = ((Number) lua(nvim, "return require('nvimpam.host').pid()")).longValue();
+      long pid = ((Number) lua(nvim, "return " + LuaEntry.HOST_PID.expression(""))).longValue();
       long[] rss = rssKb(pid);
       String heap = heapLine(nvim);
 
@@ -165,7 +166,7 @@ public final class OpenBench {
 
   /** The line of :NvimpamFoldInfo that starts with {@code prefix}, or "?". */
   private static String infoLine(Nvim nvim, String prefix) throws Exception {
-    Object info = lua(nvim, "return require('nvimpam').info_lines()");
+    Object info = lua(nvim, "return " + LuaEntry.INFO_LINES.expression(""));
     for (Object o : (List<?>) info) {
       String s = String.valueOf(o).trim();
       if (s.startsWith(prefix)) return s;

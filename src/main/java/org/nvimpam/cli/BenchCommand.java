@@ -23,6 +23,7 @@ import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.strategy.FoldStrategies;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -93,9 +94,7 @@ public final class BenchCommand implements Callable<Integer> {
       description = "Also draw the apply time per strategy against the fold count as an SVG chart.")
   private Path chart;
 
-  @Option(names = "--nvim", paramLabel = "PATH", defaultValue = "nvim",
-      description = "The Neovim to run (default: ${DEFAULT-VALUE}).")
-  private String nvimPath;
+  @Mixin private NvimOption neovim;
 
   @Option(names = "--nvim-arg", paramLabel = "ARG", description = "An extra argument for Neovim (repeatable).")
   private List<String> nvimArgs = new ArrayList<>();
@@ -153,9 +152,9 @@ public final class BenchCommand implements Callable<Integer> {
       BenchRunner.Settings settings = settings(runtime.root());
       Nvim nvim;
       try {
-        nvim = Nvim.embed(BenchRunner.nvimArgv(nvimPath, runtime.root(), nvimArgs));
+        nvim = Nvim.embed(BenchRunner.nvimArgv(neovim.path, runtime.root(), nvimArgs));
       } catch (IOException e) {
-        err.println("bench: cannot start Neovim '" + nvimPath + "': " + e.getMessage());
+        err.println("bench: cannot start Neovim '" + neovim.path + "': " + e.getMessage());
         err.println("bench: install Neovim (0.7 or later) or name it with --nvim PATH");
         return EXIT_USAGE;
       }
@@ -220,8 +219,8 @@ public final class BenchCommand implements Callable<Integer> {
       if (!Files.isRegularFile(dir.resolve("pynvim_peer.py"))) {
         throw new ParameterException(spec.commandLine(), "--peers needs a checkout: no " + dir.resolve("pynvim_peer.py"));
       }
-      peerList.add(new BenchRunner.Peer("pynvim", List.of(python, dir.resolve("pynvim_peer.py").toString()), nvimPath));
-      peerList.add(new BenchRunner.Peer("node", List.of(node, dir.resolve("node_peer.js").toString()), nvimPath));
+      peerList.add(new BenchRunner.Peer("pynvim", List.of(python, dir.resolve("pynvim_peer.py").toString()), neovim.path));
+      peerList.add(new BenchRunner.Peer("node", List.of(node, dir.resolve("node_peer.js").toString()), neovim.path));
     }
     try {
       return new BenchRunner.Settings(names, warmup, runs, compat ? FoldOptions.COMPATIBLE : FoldOptions.GENERIC, live,

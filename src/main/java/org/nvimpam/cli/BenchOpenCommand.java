@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.nvimpam.bench.OpenBench;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code bench-open}: big decks opened end to end through the plugin in a headless Neovim. */
@@ -23,19 +24,15 @@ public final class BenchOpenCommand implements Callable<Integer> {
       description = "Deck sizes in lines (default: ${DEFAULT-VALUE}).")
   private List<Long> lines;
 
-  @Option(names = "--nvim", paramLabel = "PATH", defaultValue = "nvim", description = "Neovim executable.")
-  private String nvim;
+  @Mixin private NvimOption neovim;
 
-  @Option(names = "--root", paramLabel = "DIR", defaultValue = ".",
-      description = "The plugin's root (lua/, target/nvimpam.jar); default: the current directory.")
-  private Path root;
+  @Mixin private RootOption root;
 
   @Option(names = "--dir", paramLabel = "DIR", defaultValue = "${java.io.tmpdir}",
       description = "Where the decks are written (and kept for the next run).")
   private Path dir;
 
-  @Option(names = "--jvm-arg", paramLabel = "ARG", description = "A jvm_args entry for setup{}; repeatable.")
-  private List<String> jvmArgs = new ArrayList<>();
+  @Mixin private JvmArgOption jvmArgs;
 
   @Option(names = "--load-chunks-kb", split = ",", paramLabel = "KB",
       description = "Instead: time the chunked load alone on the first deck, for these chunk sizes.")
@@ -55,10 +52,10 @@ public final class BenchOpenCommand implements Callable<Integer> {
         }
       }
       org.nvimpam.bench.LoadBench.print(
-          org.nvimpam.bench.LoadBench.run(nvim, file, chunksKb, inFlight, 5, System.err), System.out);
+          org.nvimpam.bench.LoadBench.run(neovim.path, file, chunksKb, inFlight, 5, System.err), System.out);
       return 0;
     }
-    OpenBench bench = new OpenBench(nvim, root.toAbsolutePath(), dir, jvmArgs, System.err);
+    OpenBench bench = new OpenBench(neovim.path, root.path.toAbsolutePath(), dir, jvmArgs.args, System.err);
     List<OpenBench.Row> rows = new ArrayList<>();
     for (long n : lines) rows.add(bench.run(n));
     OpenBench.print(rows, System.out);

@@ -9,6 +9,7 @@ import org.nvimpam.soak.SoakReport;
 import org.nvimpam.soak.SoakRun;
 import org.nvimpam.soak.SoakSettings;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code soak}: random edits for a long time, checking the folds, the JVM's heap and threads. */
@@ -56,9 +57,7 @@ public final class SoakCommand implements Callable<Integer> {
           + " to the last (default: ${DEFAULT-VALUE}).")
   private double maxHeapGrowth;
 
-  @Option(names = "--nvim", paramLabel = "PATH", defaultValue = "nvim",
-      description = "The Neovim to run (default: ${DEFAULT-VALUE}).")
-  private String nvim;
+  @Mixin private NvimOption neovim;
 
   @Option(names = "--jar", paramLabel = "FILE",
       description = "The nvimpam jar the plugin starts (default: this jar, or target/nvimpam.jar of the checkout).")
@@ -68,7 +67,7 @@ public final class SoakCommand implements Callable<Integer> {
   public Integer call() {
     SoakSettings settings;
     try {
-      settings = new SoakSettings(edits, buffers, windows, checkEvery, seed, nvim, jar(), maxHeapGrowth / 100);
+      settings = new SoakSettings(edits, buffers, windows, checkEvery, seed, neovim.path, jar(), maxHeapGrowth / 100);
     } catch (IllegalArgumentException | IOException e) {
       System.err.println("nvimpam soak: " + e.getMessage());
       return 2;

@@ -19,6 +19,12 @@ public final class Await {
    */
   public static final Duration CALL = Duration.ofSeconds(60);
 
+  /**
+   * How long :NvimpamFoldAttach (and :NvimpamFold on a buffer still loading) waits for a live
+   * buffer's load and first push: a whole deck of chunk replies, then the folds.
+   */
+  public static final Duration ATTACH = Duration.ofSeconds(60);
+
   private Await() {}
 
   /**

@@ -1,10 +1,16 @@
 package org.nvimpam.nvim;
 
 import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
 import org.nvimpam.deck.Deck;
 import org.nvimpam.deck.DeckChunk;
+import org.nvimpam.deck.DeckFile;
 import org.nvimpam.deck.Lines;
 import org.nvimpam.deck.SegmentWriter;
+import org.nvimpam.rpc.Encoder;
 
 /**
  * Attaches to a buffer without its initial dump ({@code nvim_buf_attach(buf, false, {})}: with
@@ -24,6 +30,9 @@ import org.nvimpam.deck.SegmentWriter;
  *
  * <p>All state below is confined to the dispatcher thread, except what the chunk decoder (on the
  * reader thread) reads: {@link #epoch} and {@link #closed}, to skip replies already known stale.
+ *
+ * <p>{@link #read} is the one-off read of a buffer that is not attached (:NvimpamFold,
+ * :NvimpamCheck), with the same disk fast path and chunks.
  */
 public final class BufferLoad implements BufferListener {
   /** Sizes of the pipeline; see bench/README.md for how the defaults were measured. */
@@ -76,8 +85,8 @@ public final class BufferLoad implements BufferListener {
 
   /** The buffer's size, and with {@code fromDisk} whether (and where) its file is its text. */
   private static final String STATE = "local b, disk = ... "
-      + "local ok, fs = pcall(require, 'nvimpam.filestate') "
-      + "if disk and ok then return fs.check(b, " + DiskCheck.SAMPLES + ") end "
+      + "local ok, fs = pcall(require, '" + LuaEntry.FILESTATE_CHECK.module() + "') "
+      + "if disk and ok then return fs." + LuaEntry.FILESTATE_CHECK.function() + "(b, " + DiskCheck.SAMPLES + ") end "
       + "local n = vim.api.nvim_buf_line_count(b) "
       + "return {n, vim.api.nvim_buf_get_offset(b, n), disk and 'no lua/nvimpam/filestate.lua' or 'not asked'}";
   /** Reaching 1/4 of the deck's bytes (or 64 MiB) in discarded chunks ends the load. */
@@ -127,12 +136,100 @@ public final class BufferLoad implements BufferListener {
     nvim.rpc().requestInOrder("nvim_buf_attach", nvim.args(buf, false, java.util.Map.of()),
         Decoders.booleanValue(), load::attached);
     // Asked right behind the attach; events between the two replies are already counted in it.
-    nvim.rpc().requestInOrder("nvim_exec_lua", out -> {
+    nvim.rpc().requestInOrder("nvim_exec_lua", stateParams(nvim, buf, options), DiskCheck::read, load::state);
+    return load;
+  }
+
+  /** A buffer's lines as of one moment, and where they came from (as {@link Stats#source}). */
+  public record Snapshot(Deck deck, String source) {}
+
+  /** A read that an edit overtook each time gives up after this many. */
+  private static final int READ_ATTEMPTS = 3;
+
+  /**
+   * Every line of {@code buf} as one snapshot, without attaching; blocks, each reply waited for
+   * at most {@link Await#CALL}. The same fast path as a load: the file when Neovim read it
+   * unchanged and it still is what Neovim read (verified on sample lines); else the lines come in
+   * pipelined chunks of {@code options.chunkBytes()}, decoded straight into the deck's segments,
+   * so that Neovim encodes one while we decode the one before and neither side builds one message
+   * of the whole buffer. The changedtick is read before the buffer's state and again behind the
+   * last chunk (or the state), in the same pipeline; if an edit slipped in between, the read
+   * starts over, at most {@value #READ_ATTEMPTS} times.
+   *
+   * @throws Await.DeadlineException when Neovim did not answer in time
+   */
+  public static Snapshot read(Nvim nvim, Buffer buf, Options options) {
+    return read(nvim, buf, options, Await.CALL);
+  }
+
+  /** {@link #read(Nvim, Buffer, Options)}, each reply waited for at most {@code deadline}. */
+  static Snapshot read(Nvim nvim, Buffer buf, Options options, Duration deadline) {
+    for (int attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
+      Snapshot s = readOnce(nvim, buf, options, deadline);
+      if (s != null) return s;
+    }
+    throw new IllegalStateException("buffer " + buf.id() + " changed during each of " + READ_ATTEMPTS
+        + " reads of its lines; try again when it is idle");
+  }
+
+  /** One consistent read, or null when the buffer changed meanwhile. */
+  private static Snapshot readOnce(Nvim nvim, Buffer buf, Options o, Duration deadline) {
+    CompletableFuture<Long> before = nvim.bufChangedtick(buf);
+    CompletableFuture<DiskCheck> asked = nvim.call("nvim_exec_lua", stateParams(nvim, buf, o), DiskCheck::read);
+    long tick = Await.within(before, deadline, "reading the changedtick of buffer " + buf.id());
+    DiskCheck s = Await.within(asked, deadline, "reading the line count of buffer " + buf.id());
+    int count = s.lines();
+    String why = s.refused();
+    if (why == null) {
+      if (Await.within(nvim.bufChangedtick(buf), deadline, "reading the changedtick of buffer " + buf.id()) != tick) return null;
+      try {
+        Deck fromDisk = DeckFile.read(Path.of(s.path()), count, s.size());
+        why = s.differs(fromDisk);
+        if (why == null) return new Snapshot(fromDisk, "disk");
+      } catch (IOException | RuntimeException err) {
+        why = "cannot read the file: " + err.getMessage();
+      }
+    }
+    long bytes = Math.max(0, s.bytes() - count); // without the newlines
+    int step = linesPerChunk(count, bytes, o);
+    SegmentWriter w = new SegmentWriter(bytes); // confined to the reader thread, which decodes
+    Deck deck = Deck.withCapacity(count);
+    ArrayDeque<CompletableFuture<DeckChunk>> inFlight = new ArrayDeque<>();
+    CompletableFuture<Long> after = null;
+    int next = 0;
+    while (deck.lineCount() < count || !inFlight.isEmpty()) {
+      while (inFlight.size() < o.inFlight() && next < count) {
+        int first = next;
+        int end = (int) Math.min(count, (long) first + step);
+        inFlight.add(nvim.call("nvim_buf_get_lines", out -> {
+          out.packArrayHeader(4);
+          nvim.writeBuffer(out, buf);
+          out.packInt(first).packInt(end).packBoolean(false);
+        }, in -> Decoders.readLinesInto(in, w)));
+        next = end;
+        if (next == count) after = nvim.bufChangedtick(buf); // behind the last chunk
+      }
+      if (inFlight.isEmpty()) break;
+      deck.append(Await.within(inFlight.poll(), deadline, "reading lines of buffer " + buf.id()));
+    }
+    if (after == null) after = nvim.bufChangedtick(buf);
+    long tickAfter = Await.within(after, deadline, "reading the changedtick of buffer " + buf.id());
+    return tickAfter == tick && deck.lineCount() == count ? new Snapshot(deck, "rpc (" + why + ")") : null;
+  }
+
+  /** The params of the {@link #STATE} request. */
+  private static Encoder stateParams(Nvim nvim, Buffer buf, Options options) {
+    return out -> {
       out.packArrayHeader(2).packString(STATE).packArrayHeader(2);
       nvim.writeBuffer(out, buf);
       out.packBoolean(options.fromDisk());
-    }, DiskCheck::read, load::state);
-    return load;
+    };
+  }
+
+  /** Lines per chunk of about {@code options.chunkBytes()}, at the buffer's mean line length. */
+  private static int linesPerChunk(int count, long bytes, Options options) {
+    double perLine = count == 0 ? 64 : Math.max(1.0, (double) bytes / count);
+    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, options.chunkBytes() / perLine));
   }
 
   /** Stops the load; nothing more reaches the target. Call on any thread. */
@@ -165,9 +262,9 @@ public final class BufferLoad implements BufferListener {
       if (why == null) {
         Deck fromDisk = null;
         try {
-          fromDisk = org.nvimpam.deck.DeckFile.read(java.nio.file.Path.of(s.path()), count, s.size());
+          fromDisk = DeckFile.read(Path.of(s.path()), count, s.size());
           why = s.differs(fromDisk);
-        } catch (java.io.IOException | RuntimeException err) {
+        } catch (IOException | RuntimeException err) {
           why = "cannot read the file: " + err.getMessage();
         }
         if (why == null) {
@@ -181,8 +278,7 @@ public final class BufferLoad implements BufferListener {
       }
       source = "rpc (" + why + ")";
       wasteLimit = Math.max(MIN_WASTE_LIMIT, bytes / 4);
-      double perLine = count == 0 ? 64 : Math.max(1.0, (double) bytes / count);
-      fullChunkLines = (int) Math.max(1, Math.min(Integer.MAX_VALUE, options.chunkBytes() / perLine));
+      fullChunkLines = linesPerChunk(count, bytes, options);
       linesPerChunk = fullChunkLines;
       deck = Deck.withCapacity(count);
       writer = new SegmentWriter(bytes);

@@ -7,7 +7,7 @@ import org.msgpack.core.MessageUnpacker;
 import org.nvimpam.deck.Deck;
 
 /**
- * A buffer's state as {@code require('nvimpam.filestate').check()} reports it, in one request: its
+ * A buffer's state as {@link LuaEntry#FILESTATE_CHECK} reports it, in one request: its
  * size, and either why its file may not stand in for it, or the file and sample lines (raw
  * bytes) to verify a read of the file against.
  */

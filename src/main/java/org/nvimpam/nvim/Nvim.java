@@ -9,9 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.msgpack.core.MessagePacker;
 import org.nvimpam.deck.Deck;
-import org.nvimpam.deck.DeckChunk;
 import org.nvimpam.deck.Lines;
-import org.nvimpam.deck.SegmentWriter;
 import org.nvimpam.rpc.ChildProcessTransport;
 import org.nvimpam.rpc.Decoder;
 import org.nvimpam.rpc.Encoder;
@@ -178,78 +176,12 @@ public final class Nvim implements AutoCloseable {
   }
 
   /**
-   * Every line of a buffer, as one snapshot, in a deck; blocks, each reply waited for at most
-   * {@link #READ_REPLY_TIMEOUT_S} s. The lines come in pipelined chunks of bounded bytes ({@link
-   * BufferLoad.Options#DEFAULT}), decoded straight into the deck's segments, so that Neovim encodes
-   * one while we decode the one before and neither side builds one message of the whole buffer.
-   * The changedtick is read with the line count before the first chunk and again behind the
-   * last, in the same pipeline; if an edit slipped in between, the read starts over, at most
-   * {@link #READ_ATTEMPTS} times.
+   * Every line of a buffer, as one snapshot, in a deck; blocks. {@link BufferLoad#read} with
+   * {@link BufferLoad.Options#DEFAULT}: from the buffer's file when that is provably its text,
+   * else in pipelined chunks.
    */
   public Deck bufGetDeck(Buffer b) {
-    for (int attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
-      Deck d = readDeckOnce(b, BufferLoad.Options.DEFAULT);
-      if (d != null) return d;
-    }
-    throw new IllegalStateException("buffer " + b.id() + " changed during each of " + READ_ATTEMPTS
-        + " reads of its lines; try again when it is idle");
-  }
-
-  private static final int READ_ATTEMPTS = 3;
-  static final long READ_REPLY_TIMEOUT_S = 60;
-  private static final String READ_STATE = "local b = ... local n = vim.api.nvim_buf_line_count(b) "
-      + "return {vim.api.nvim_buf_get_changedtick(b), n, vim.api.nvim_buf_get_offset(b, n)}";
-
-  /** One consistent read, or null when the buffer changed meanwhile. */
-  private Deck readDeckOnce(Buffer b, BufferLoad.Options o) {
-    List<Long> state = await(call("nvim_exec_lua", out -> {
-      out.packArrayHeader(2).packString(READ_STATE).packArrayHeader(1);
-      writeBuffer(out, b);
-    }, Decoders.list(Decoders.longValue())), "reading the line count of buffer " + b.id());
-    long tick = state.get(0);
-    int count = Math.toIntExact(state.get(1));
-    long bytes = Math.max(0, state.get(2) - count);
-    double perLine = count == 0 ? 64 : Math.max(1.0, (double) bytes / count);
-    int step = (int) Math.max(1, Math.min(Integer.MAX_VALUE, o.chunkBytes() / perLine));
-    SegmentWriter w = new SegmentWriter(bytes); // confined to the reader thread, which decodes
-    Deck deck = Deck.withCapacity(count);
-    java.util.ArrayDeque<CompletableFuture<DeckChunk>> inFlight = new java.util.ArrayDeque<>();
-    CompletableFuture<Long> after = null;
-    int next = 0;
-    while (deck.lineCount() < count || !inFlight.isEmpty()) {
-      while (inFlight.size() < o.inFlight() && next < count) {
-        int s = next;
-        int e = (int) Math.min(count, (long) s + step);
-        inFlight.add(call("nvim_buf_get_lines", out -> {
-          out.packArrayHeader(4);
-          writeBuffer(out, b);
-          out.packInt(s).packInt(e).packBoolean(false);
-        }, in -> Decoders.readLinesInto(in, w)));
-        next = e;
-        if (next == count) after = bufChangedtick(b); // behind the last chunk
-      }
-      if (inFlight.isEmpty()) break;
-      deck.append(await(inFlight.poll(), "reading lines of buffer " + b.id()));
-    }
-    if (after == null) after = bufChangedtick(b);
-    long tickAfter = await(after, "reading the changedtick of buffer " + b.id());
-    return tickAfter == tick && deck.lineCount() == count ? deck : null;
-  }
-
-  /** The result of a call this thread needs, waiting at most {@link #READ_REPLY_TIMEOUT_S} s. */
-  private static <T> T await(CompletableFuture<T> f, String what) {
-    try {
-      return f.get(READ_REPLY_TIMEOUT_S, TimeUnit.SECONDS);
-    } catch (ExecutionException e) {
-      Throwable c = e.getCause();
-      if (c instanceof RuntimeException r) throw r;
-      throw new IllegalStateException(what + " failed: " + c.getMessage(), c);
-    } catch (TimeoutException e) {
-      throw new IllegalStateException(what + ": Neovim did not answer within " + READ_REPLY_TIMEOUT_S + " s", e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(what + " was interrupted", e);
-    }
+    return BufferLoad.read(this, b, BufferLoad.Options.DEFAULT).deck();
   }
 
   /**

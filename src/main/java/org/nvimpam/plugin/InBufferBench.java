@@ -45,7 +45,7 @@ final class InBufferBench {
       }
       timings.add(o.timing());
     }
-    StrategyTimer.Floor floor = timer.floor();
+    StrategyTimer.Median floor = timer.floor();
     settings.newStrategy().apply(nvim, buffer, plan);
     List<Map<String, Object>> rows = new ArrayList<>();
     for (StrategyTimer.Timing t : timings) {

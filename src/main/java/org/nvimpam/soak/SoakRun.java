@@ -17,6 +17,7 @@ import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Decoders;
+import org.nvimpam.nvim.LuaEntry;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.nvim.Window;
 
@@ -134,7 +135,7 @@ public final class SoakRun {
     Await.call(nvim.command("set nomore"), "a call of the soak");
     lua("_G.soak_errors = {} vim.notify = function(m, l)"
         + " if (l or 0) >= vim.log.levels.ERROR then table.insert(_G.soak_errors, tostring(m)) end end");
-    lua("require('nvimpam').setup({ jar = " + luaString(settings.jar().toString()) + ", auto_attach = false, debounce_ms = 20 })");
+    lua(LuaEntry.SETUP.expression("{ jar = " + luaString(settings.jar().toString()) + ", auto_attach = false, debounce_ms = 20 }"));
     for (int i = 0; i < settings.buffers(); i++) {
       Path file = dir.resolve("deck" + (i + 1) + ".pc");
       Files.write(file, deck);
@@ -155,14 +156,14 @@ public final class SoakRun {
       windows.add((Window) w);
     }
     long deadline = System.currentTimeMillis() + REFOLD_DEADLINE_MS;
-    while (!Boolean.TRUE.equals(lua("return require('nvimpam.host').running()"))) {
+    while (!Boolean.TRUE.equals(lua("return " + LuaEntry.HOST_RUNNING.expression("")))) {
       if (System.currentTimeMillis() > deadline) {
-        throw new IOException("the plugin's JVM did not start: " + lua("return require('nvimpam.host').last_error()")
+        throw new IOException("the plugin's JVM did not start: " + lua("return " + LuaEntry.HOST_LAST_ERROR.expression(""))
             + errors());
       }
       pause();
     }
-    jvm = new JvmProbe(((Number) lua("return require('nvimpam.host').pid()")).longValue(), JvmProbe.defaultJcmd());
+    jvm = new JvmProbe(((Number) lua("return " + LuaEntry.HOST_PID.expression(""))).longValue(), JvmProbe.defaultJcmd());
   }
 
   /**
@@ -213,7 +214,7 @@ public final class SoakRun {
         return what + "; still different after " + REFOLD_DEADLINE_MS + " ms: " + now + "; after :NvimpamFold, "
             + (pushed == null ? "equal (the JVM held the right folds but had not pushed them)"
                 : "still different (the JVM's folds are wrong): " + pushed)
-            + " (applied at tick " + lua("return require('nvimpam.folds').applied_tick(" + b.id() + ")")
+            + " (applied at tick " + lua("return " + LuaEntry.FOLDS_APPLIED_TICK.expression(String.valueOf(b.id())))
             + ", last text change at " + lua("return _G.soak_text_tick[" + b.id() + "]") + ")" + errors();
       }
       if (claimed) {
@@ -224,7 +225,7 @@ public final class SoakRun {
   }
 
   private boolean refolded(Buffer b) {
-    return Boolean.TRUE.equals(lua("local b = " + b.id() + " local t = require('nvimpam.folds').applied_tick(b)"
+    return Boolean.TRUE.equals(lua("local b = " + b.id() + " local t = " + LuaEntry.FOLDS_APPLIED_TICK.expression("b")
         + " return t ~= nil and t >= _G.soak_text_tick[b]"));
   }
 

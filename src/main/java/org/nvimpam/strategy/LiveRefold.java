@@ -2,6 +2,7 @@ package org.nvimpam.strategy;
 
 import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.LuaEntry;
 import org.nvimpam.nvim.Nvim;
 
 /**
@@ -25,7 +26,6 @@ public final class LiveRefold {
   public record Result(Outcome outcome, int folds) {}
 
   private static final String NAME = "live refold";
-  private static final String REFOLD = "return require('nvimpam.folds').refold(...)";
 
   private LiveRefold() {}
 
@@ -36,10 +36,9 @@ public final class LiveRefold {
    *     the windows are then left without folds, not half-folded
    */
   public static Result apply(Nvim nvim, Buffer buffer, FoldPlan plan, long changedtick) {
-    Object reply = SingleCallStrategy.result(NAME, nvim.execLua(REFOLD, out -> {
-      out.packArrayHeader(1);
-      PlanPayload.packForLua(out, buffer.id(), plan, changedtick);
-    }), "the live refold");
+    Object reply = SingleCallStrategy.result(NAME,
+        LuaEntry.FOLDS_REFOLD.call(nvim, out -> PlanPayload.packForLua(out, buffer.id(), plan, changedtick)),
+        "the live refold");
     int n = reply instanceof Number num ? num.intValue() : 0;
     return switch (n) {
       case -1 -> new Result(Outcome.STALE, 0);

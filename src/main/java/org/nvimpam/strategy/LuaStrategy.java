@@ -3,6 +3,7 @@ package org.nvimpam.strategy;
 import java.util.concurrent.CompletableFuture;
 import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.LuaEntry;
 import org.nvimpam.nvim.Nvim;
 
 /**
@@ -13,22 +14,13 @@ import org.nvimpam.nvim.Nvim;
  */
 final class LuaStrategy extends SingleCallStrategy {
   static final String NAME = "lua";
-  private static final String APPLY = "return require('nvimpam.folds').apply(...)";
 
   LuaStrategy(int perLine) {
-    super(perLine);
-  }
-
-  @Override
-  public String name() {
-    return NAME;
+    super(NAME, perLine);
   }
 
   @Override
   CompletableFuture<?> call(Nvim nvim, Buffer buffer, FoldPlan plan, int commandsPerLine) {
-    return nvim.execLua(APPLY, out -> {
-      out.packArrayHeader(1);
-      PlanPayload.packForLua(out, buffer.id(), plan, -1, commandsPerLine);
-    });
+    return LuaEntry.FOLDS_APPLY.call(nvim, out -> PlanPayload.packForLua(out, buffer.id(), plan, -1, commandsPerLine));
   }
 }

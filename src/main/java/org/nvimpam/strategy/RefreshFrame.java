@@ -7,6 +7,7 @@ import java.util.concurrent.CompletionException;
 import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.LuaEntry;
 import org.nvimpam.nvim.Nvim;
 
 /**
@@ -17,10 +18,6 @@ import org.nvimpam.nvim.Nvim;
  * the partial folds). The command strategies send adopt and finish right behind their commands.
  */
 final class RefreshFrame {
-  private static final String BEGIN = "return require('nvimpam.folds').begin(...)";
-  private static final String ADOPT = "require('nvimpam.folds').adopt(...)";
-  private static final String FINISH = "return require('nvimpam.folds').finish(...)";
-
   private RefreshFrame() {}
 
   /** What went wrong in Neovim, or the deadline that passed. */
@@ -31,10 +28,8 @@ final class RefreshFrame {
   /** Returns the ids of the windows showing the buffer, in which the folds must be created. */
   static List<Long> prepare(Nvim nvim, String strategy, Buffer buffer) {
     try {
-      Object reply = Await.call(nvim.execLua(BEGIN, out -> {
-        out.packArrayHeader(1);
-        out.packLong(buffer.id());
-      }), "nvim_exec_lua (prepare the fold refresh)");
+      Object reply = Await.call(LuaEntry.FOLDS_BEGIN.call(nvim, out -> out.packLong(buffer.id())),
+          "nvim_exec_lua (prepare the fold refresh)");
       List<Long> windows = new ArrayList<>();
       if (reply instanceof List<?> list) {
         for (Object o : list) {
@@ -64,15 +59,8 @@ final class RefreshFrame {
    * #undo} cleans up after it.
    */
   static Behind sendBehind(Nvim nvim, String strategy, Buffer buffer, FoldPlan plan) {
-    CompletableFuture<Object> adopt = nvim.execLua(ADOPT, out -> {
-      out.packArrayHeader(1);
-      PlanPayload.packForLua(out, buffer.id(), plan);
-    });
-    CompletableFuture<Object> finish = nvim.execLua(FINISH, out -> {
-      out.packArrayHeader(2);
-      out.packLong(buffer.id());
-      out.packBoolean(false);
-    });
+    CompletableFuture<Object> adopt = LuaEntry.FOLDS_ADOPT.call(nvim, out -> PlanPayload.packForLua(out, buffer.id(), plan));
+    CompletableFuture<Object> finish = LuaEntry.FOLDS_FINISH.call(nvim, out -> out.packLong(buffer.id()).packBoolean(false));
     return new Behind(strategy, adopt, finish);
   }
 
@@ -105,11 +93,8 @@ final class RefreshFrame {
    */
   static void finish(Nvim nvim, String strategy, Buffer buffer, FoldStrategyException failure) {
     try {
-      Await.call(nvim.execLua(FINISH, out -> {
-        out.packArrayHeader(2);
-        out.packLong(buffer.id());
-        out.packBoolean(failure != null);
-      }), "nvim_exec_lua (finish the fold refresh)");
+      Await.call(LuaEntry.FOLDS_FINISH.call(nvim, out -> out.packLong(buffer.id()).packBoolean(failure != null)),
+          "nvim_exec_lua (finish the fold refresh)");
     } catch (CompletionException | Await.DeadlineException e) {
       FoldStrategyException cleanup = new FoldStrategyException(strategy, -1,
           "could not restore the windows: " + cause(e).getMessage(), cause(e));

@@ -31,16 +31,23 @@ abstract class SingleCallStrategy implements FoldStrategy {
    */
   static final int DEFAULT_PER_LINE = 20;
 
+  private final String name;
   final int perLine;
 
   /** The Neovim whose last answer said it creates the folds natively, or null. */
   private volatile Nvim createsNatively;
 
-  SingleCallStrategy(int perLine) {
+  SingleCallStrategy(String name, int perLine) {
     if (perLine < 1) {
       throw new IllegalArgumentException("folds per command line must be at least 1, got " + perLine);
     }
+    this.name = name;
     this.perLine = perLine;
+  }
+
+  @Override
+  public final String name() {
+    return name;
   }
 
   /**

@@ -8,6 +8,7 @@ import java.util.TreeMap;
 import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.LuaEntry;
 import org.nvimpam.nvim.Nvim;
 
 /**
@@ -19,14 +20,6 @@ public final class StrategyTimer {
   /** Medians and extremes of the runs after warm-up, in milliseconds. */
   public record Timing(String strategy, int folds, double medianMs, double minMs, double maxMs, long bytesSent) {}
 
-  private static final String RESET = "require('nvimpam.bench').reset(...)";
-  private static final String CLEAR = "require('nvimpam.bench').clear(...)";
-  private static final String VERIFY = "return require('nvimpam.bench').verify(...)";
-  private static final String FLOOR_PREPARE = "require('nvimpam.bench').floor_prepare(...)";
-  private static final String FLOOR = "return require('nvimpam.bench').floor(...)";
-  private static final String CANDIDATES = "return require('nvimpam.bench').floor_candidates()";
-  private static final String INSIDE = "return require('nvimpam.bench').inside_measures()";
-
   private static final int FLOOR_WARMUP = 5;
 
   private final Nvim nvim;
@@ -34,25 +27,25 @@ public final class StrategyTimer {
   private final int warmup;
   private final int runs;
   private final Map<String, List<Double>> floorSamples = new TreeMap<>();
-  private final Map<String, List<Double>> insideSamples = new TreeMap<>();
-  private final boolean sampleInside;
+  private final AfterFloor afterFloor;
   private int floorWarmups;
   private List<String> candidates; // the floor's, from lua/nvimpam/bench.lua
-  private List<String> insideMeasures;
-  private FoldPlan plan; // the one being timed
-  private WireReplay replay; // its replayed requests, with inside measures
-  private List<String> replayMeasures = List.of();
-
-  public StrategyTimer(Nvim nvim, Buffer buffer, int warmup, int runs) {
-    this(nvim, buffer, warmup, runs, false);
-  }
 
   /**
-   * With {@code inside}, every floor sample also samples Neovim's own part of the strategies (see
-   * lua/nvimpam/bench.lua) and its handling of replayed requests ({@link WireReplay}), reported by
-   * {@link #inside()}.
+   * More samples taken after each measured run's floor, on the same machine state: the
+   * benchmark's measures of Neovim's own part of the strategies (org.nvimpam.bench.InsideProbe).
    */
-  public StrategyTimer(Nvim nvim, Buffer buffer, int warmup, int runs, boolean inside) {
+  @FunctionalInterface
+  public interface AfterFloor {
+    /** Samples for {@code plan}; {@code first} on the first measured run, for warming up. */
+    void sample(FoldPlan plan, boolean first);
+  }
+
+  public StrategyTimer(Nvim nvim, Buffer buffer, int warmup, int runs) {
+    this(nvim, buffer, warmup, runs, (plan, first) -> {});
+  }
+
+  public StrategyTimer(Nvim nvim, Buffer buffer, int warmup, int runs, AfterFloor afterFloor) {
     if (runs < 1 || warmup < 0) {
       throw new IllegalArgumentException("need runs >= 1 and warmup >= 0, got " + runs + " and " + warmup);
     }
@@ -60,7 +53,7 @@ public final class StrategyTimer {
     this.buffer = buffer;
     this.warmup = warmup;
     this.runs = runs;
-    this.sampleInside = inside;
+    this.afterFloor = afterFloor;
   }
 
   /** Told before each run; {@code run} counts from 1, warm-up runs first. */
@@ -79,14 +72,6 @@ public final class StrategyTimer {
    * timing stops there.
    */
   public List<Outcome> timeAll(List<FoldStrategy> strategies, FoldPlan plan, RunListener listener) {
-    if (sampleInside && plan != this.plan) {
-      long window = ((Number) lua("return vim.fn.bufwinid(...)")).longValue();
-      replay = new WireReplay(plan, window);
-      replayMeasures = CallAtomicStrategy.unavailableIn(nvim.apiInfo()) == null
-          ? List.of(WireReplay.CALL_ATOMIC, WireReplay.PER_COMMAND, WireReplay.PER_COMMAND_PACED)
-          : List.of(WireReplay.PER_COMMAND, WireReplay.PER_COMMAND_PACED);
-    }
-    this.plan = plan;
     int n = strategies.size();
     double[][] ms = new double[n][runs];
     long[] bytes = new long[n];
@@ -104,17 +89,17 @@ public final class StrategyTimer {
           listener.beforeRun(strategy.name(), false, r + 1, runs);
         }
         try {
-          lua(RESET);
+          lua(nvim, buffer, LuaEntry.BENCH_RESET);
           long sent0 = nvim.rpc().bytesWritten();
           long t0 = System.nanoTime();
           strategy.apply(nvim, buffer, plan);
           long t1 = System.nanoTime();
           long sent = nvim.rpc().bytesWritten() - sent0;
-          verify(strategy.name(), plan);
+          verify(nvim, buffer, strategy.name(), plan);
           if (r >= 0) {
             ms[s][r] = (t1 - t0) / 1e6;
             bytes[s] = sent;
-            floorRun(); // after every run, so the floor sees the same machine state
+            floorRun(plan); // after every run, so the floor sees the same machine state
           }
         } catch (RuntimeException e) {
           failures[s] = e;
@@ -144,39 +129,33 @@ public final class StrategyTimer {
   /**
    * The floor: the fastest known way to create the plan's folds inside Neovim from prebuilt {@code
    * S,Efold} strings (see lua/nvimpam/bench.lua for the candidates), each sampled once after every
-   * measured run of {@link #time}. The floor is the candidate with the lowest median on this
-   * Neovim. Call after {@link #time}.
+   * measured run of {@link #timeAll}. The floor is the candidate with the lowest median on this
+   * Neovim. Call after {@link #timeAll}.
    */
-  public Floor floor() {
+  public Median floor() {
     if (floorSamples.isEmpty()) {
       throw new IllegalStateException("no floor sample: time a strategy first");
     }
-    Floor best = null;
+    Median best = null;
     for (Map.Entry<String, List<Double>> e : floorSamples.entrySet()) {
-      double ms = median(e.getValue().stream().mapToDouble(Double::doubleValue).sorted().toArray());
+      double ms = median(e.getValue());
       if (best == null || ms < best.ms()) {
-        best = new Floor(e.getKey(), ms);
+        best = new Median(e.getKey(), ms);
       }
     }
     return best;
   }
 
-  /** The floor's median and the candidate that gave it. */
-  public record Floor(String method, double ms) {}
+  /** The median of a measure in Neovim (the floor, or one of its candidates), by the name of its method. */
+  public record Median(String method, double ms) {}
 
-  /**
-   * The medians of the floor's other candidates and of Neovim's own part of the strategies, by
-   * name (empty unless asked for when constructed).
-   */
-  public List<Floor> inside() {
+  /** The median of every candidate of the floor but the fastest, by name. */
+  public List<Median> otherCandidates() {
     String floor = floorSamples.isEmpty() ? null : floor().method();
-    List<Floor> out = new ArrayList<>();
-    for (Map<String, List<Double>> samples : List.of(floorSamples, insideSamples)) {
-      for (Map.Entry<String, List<Double>> e : samples.entrySet()) {
-        if (sampleInside && !e.getKey().equals(floor)) {
-          double[] sorted = e.getValue().stream().mapToDouble(Double::doubleValue).sorted().toArray();
-          out.add(new Floor(e.getKey(), median(sorted)));
-        }
+    List<Median> out = new ArrayList<>();
+    for (Map.Entry<String, List<Double>> e : floorSamples.entrySet()) {
+      if (!e.getKey().equals(floor)) {
+        out.add(new Median(e.getKey(), median(e.getValue())));
       }
     }
     return out;
@@ -186,77 +165,68 @@ public final class StrategyTimer {
     return floor().ms();
   }
 
-  private void floorRun() {
+  private void floorRun(FoldPlan plan) {
     // The defaults: the strategies' own lines, which execute-joined and the inside rows run.
-    Await.call(nvim.execLua(FLOOR_PREPARE, out -> {
-      out.packArrayHeader(3);
+    Await.call(LuaEntry.BENCH_FLOOR_PREPARE.call(nvim, out -> {
       out.packLong(buffer.id());
       out.packInt(NotifiedCommandsStrategy.DEFAULT_CHUNK);
       out.packInt(SingleCallStrategy.DEFAULT_PER_LINE);
     }), "preparing the floor's commands");
     if (candidates == null) { // the same on every run: asked once
-      candidates = names(CANDIDATES);
-      insideMeasures = sampleInside ? names(INSIDE) : List.of();
+      candidates = names(nvim, LuaEntry.BENCH_FLOOR_CANDIDATES);
     }
-    sample(candidates, floorSamples);
-    sample(insideMeasures, insideSamples);
-    sampleReplays();
+    for (String c : candidates) {
+      // LuaJIT compiles a loop after ~56 iterations: on small decks the first calls run interpreted.
+      for (int w = floorWarmups; w < FLOOR_WARMUP; w++) {
+        clear(nvim, buffer);
+        floorSample(nvim, buffer, c);
+      }
+      clear(nvim, buffer); // in its own request, as the strategies' reset
+      floorSamples.computeIfAbsent(c, k -> new ArrayList<>()).add(floorSample(nvim, buffer, c));
+    }
+    afterFloor.sample(plan, floorWarmups < FLOOR_WARMUP);
     floorWarmups = FLOOR_WARMUP;
   }
 
-  private List<String> names(String code) {
+  /** The names a function of lua/nvimpam/bench.lua lists. */
+  public static List<String> names(Nvim nvim, LuaEntry entry) {
     List<String> names = new ArrayList<>();
-    for (Object o : (List<?>) Await.call(nvim.execLua(code, out -> out.packArrayHeader(0)), code)) {
+    for (Object o : (List<?>) Await.call(entry.call(nvim), entry.toString())) {
       names.add(String.valueOf(o));
     }
     return names;
   }
 
-  private void sample(List<String> names, Map<String, List<Double>> samples) {
-    for (String c : names) {
-      // LuaJIT compiles a loop after ~56 iterations: on small decks the first calls run interpreted.
-      for (int w = floorWarmups; w < FLOOR_WARMUP; w++) {
-        lua(CLEAR);
-        floorSample(c);
-      }
-      lua(CLEAR); // in its own request, as the strategies' reset
-      samples.computeIfAbsent(c, k -> new ArrayList<>()).add(floorSample(c));
-    }
-  }
-
-  private void sampleReplays() {
-    for (String m : replayMeasures) {
-      for (int w = floorWarmups; w < FLOOR_WARMUP; w++) {
-        lua(CLEAR);
-        replay.sample(nvim, m);
-      }
-      lua(CLEAR);
-      insideSamples.computeIfAbsent(m, k -> new ArrayList<>()).add(replay.sample(nvim, m));
-      verify(m, plan); // a replay that made no folds must not look fast either
-    }
-  }
-
-  private double floorSample(String candidate) {
-    return ((Number) Await.call(nvim.execLua(FLOOR, out -> {
-      out.packArrayHeader(2);
+  /** One sample of a way to make the folds inside Neovim, by its name in lua/nvimpam/bench.lua. */
+  public static double floorSample(Nvim nvim, Buffer buffer, String candidate) {
+    return ((Number) Await.call(LuaEntry.BENCH_FLOOR.call(nvim, out -> {
       out.packLong(buffer.id());
       out.packString(candidate);
     }), "a floor sample")).doubleValue();
   }
 
-  private void verify(String strategy, FoldPlan plan) {
-    long found = ((Number) lua(VERIFY)).longValue();
+  /** Clears the buffer's folds in every window, for the next sample. */
+  public static void clear(Nvim nvim, Buffer buffer) {
+    lua(nvim, buffer, LuaEntry.BENCH_CLEAR);
+  }
+
+  /** Throws unless Neovim holds exactly the plan's folds: a strategy that made none must not look fast. */
+  public static void verify(Nvim nvim, Buffer buffer, String strategy, FoldPlan plan) {
+    long found = ((Number) lua(nvim, buffer, LuaEntry.BENCH_VERIFY)).longValue();
     if (found != plan.size()) {
       throw new IllegalStateException("strategy '" + strategy + "' left " + (found < 0 ? "extra folds" : found + " of "
           + plan.size() + " folds") + " in Neovim");
     }
   }
 
-  private Object lua(String code) {
-    return Await.call(nvim.execLua(code, out -> {
-      out.packArrayHeader(1);
-      out.packLong(buffer.id());
-    }), code);
+  /** Calls a function of lua/nvimpam/bench.lua that takes the buffer. */
+  private static Object lua(Nvim nvim, Buffer buffer, LuaEntry entry) {
+    return Await.call(entry.call(nvim, out -> out.packLong(buffer.id())), entry.toString());
+  }
+
+  /** The median of samples. */
+  public static double median(List<Double> samples) {
+    return median(samples.stream().mapToDouble(Double::doubleValue).sorted().toArray());
   }
 
   /** The median of an ascending array. */

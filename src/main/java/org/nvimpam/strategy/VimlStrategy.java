@@ -3,6 +3,7 @@ package org.nvimpam.strategy;
 import java.util.concurrent.CompletableFuture;
 import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.LuaEntry;
 import org.nvimpam.nvim.Nvim;
 
 /**
@@ -17,24 +18,15 @@ import org.nvimpam.nvim.Nvim;
  */
 final class VimlStrategy extends SingleCallStrategy {
   static final String NAME = "viml";
-  private static final String STAGE = "require('nvimpam.folds').stage(...)";
 
   VimlStrategy(int perLine) {
-    super(perLine);
-  }
-
-  @Override
-  public String name() {
-    return NAME;
+    super(NAME, perLine);
   }
 
   @Override
   CompletableFuture<?> call(Nvim nvim, Buffer buffer, FoldPlan plan, int commandsPerLine) {
-    CompletableFuture<?> staged = nvim.execLua(STAGE, out -> {
-      out.packArrayHeader(1);
-      PlanPayload.packForLua(out, buffer.id(), plan);
-    });
-    CompletableFuture<?> applied = nvim.callFunction("nvimpam#apply", out -> {
+    CompletableFuture<?> staged = LuaEntry.FOLDS_STAGE.call(nvim, out -> PlanPayload.packForLua(out, buffer.id(), plan));
+    CompletableFuture<?> applied = nvim.callFunction(LuaEntry.VIML_APPLY.name(), out -> {
       out.packArrayHeader(2);
       out.packLong(buffer.id());
       if (commandsPerLine > 0) {

@@ -18,8 +18,9 @@ import org.nvimpam.deck.Lines;
 import org.nvimpam.testutil.EmbeddedNvim;
 
 /**
- * The disk fast path of {@link BufferLoad}: a deck is read from its file only when the file is
- * provably the buffer's text; every other case goes over RPC, and says why.
+ * The disk fast path of {@link BufferLoad}, for a load and for a blocking read alike: a deck is
+ * read from its file only when the file is provably the buffer's text; every other case goes over
+ * RPC, and says why.
  */
 class DiskLoadTest {
   @TempDir Path dir;
@@ -76,10 +77,20 @@ class DiskLoadTest {
       public void onLines(Buffer buf, long tick, int first, int last, Lines data, boolean more) {}
     }, BufferLoad.Options.DEFAULT);
     String source = stats.get(30, TimeUnit.SECONDS).source();
-    Deck want = nvim.bufGetDeck(b);
-    assertEquals(want.lineCount(), got[0].lineCount(), source);
-    for (int i = 0; i < want.lineCount(); i++) assertArrayEquals(want.line(i), got[0].line(i), "line " + i + ", " + source);
+    Deck want = BufferLoad.read(nvim, b, OVER_RPC).deck();
+    assertSameLines(want, got[0], source);
+    // The blocking read (:NvimpamFold or :NvimpamCheck on a buffer not attached) takes the same path.
+    BufferLoad.Snapshot once = BufferLoad.read(nvim, b, BufferLoad.Options.DEFAULT);
+    assertEquals(source, once.source());
+    assertSameLines(want, once.deck(), "the blocking read, " + source);
     return source;
+  }
+
+  private static final BufferLoad.Options OVER_RPC = new BufferLoad.Options(1 << 20, 3, false);
+
+  private static void assertSameLines(Deck want, Deck got, String what) {
+    assertEquals(want.lineCount(), got.lineCount(), what);
+    for (int i = 0; i < want.lineCount(); i++) assertArrayEquals(want.line(i), got.line(i), "line " + i + ", " + what);
   }
 
   @Test

@@ -60,6 +60,28 @@ class NvimTest {
     assertNull(get(nvim.eval("v:null")));
   }
 
+  /** A Neovim that stops answering (here SIGSTOP, as one at a prompt looks) makes a read time out. */
+  @Test
+  void aStalledReadIsADeadlineNotAFailure() throws Exception {
+    long pid = ((Number) get(nvim.eval("getpid()"))).longValue();
+    Buffer b = get(nvim.currentBuffer());
+    signal("STOP", pid);
+    try {
+      Await.DeadlineException e = assertThrows(Await.DeadlineException.class,
+          () -> BufferLoad.read(nvim, b, BufferLoad.Options.DEFAULT, java.time.Duration.ofMillis(300)));
+      assertTrue(e.getMessage().contains("buffer " + b.id()) && e.getMessage().contains("no answer from Neovim"),
+          e.getMessage());
+    } finally {
+      signal("CONT", pid);
+    }
+    assertEquals(1, BufferLoad.read(nvim, b, BufferLoad.Options.DEFAULT).deck().lineCount());
+  }
+
+  private static void signal(String name, long pid) throws Exception {
+    Process p = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).inheritIO().start();
+    assertEquals(0, p.waitFor(), "kill -" + name + " " + pid);
+  }
+
   @Test
   void bufGetDeckFetchesABigBufferInChunksAsOneSnapshot() throws Exception {
     // 300,001 lines: several chunks and segments; every line names its number, one carries invalid UTF-8.

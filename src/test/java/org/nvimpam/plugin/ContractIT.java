@@ -14,16 +14,66 @@ import org.nvimpam.fold.Fold;
 import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.fold.FoldParser;
 import org.nvimpam.nvim.ErrorValue;
+import org.nvimpam.nvim.LuaEntry;
 import org.nvimpam.strategy.FoldStrategies;
 import org.nvimpam.testutil.EmbeddedNvim;
 import org.nvimpam.testutil.PluginTestBase;
 
 /**
  * The Java side and the Lua side agree on lua/nvimpam/contract.properties: strategy names, the
- * options the JVM acts on and their defaults, and the shape of errors; and on the fold texts
- * (FoldSet writes them in Java, folds.lua in Neovim). Fails when either side drifts.
+ * options the JVM acts on and their defaults, and the shape of errors; on the fold texts
+ * (FoldSet writes them in Java, folds.lua in Neovim); and on every function the JVM calls
+ * ({@link LuaEntry}). Fails when either side drifts.
  */
 class ContractIT extends PluginTestBase {
+
+  /** Each declared Lua entry's module loads and has the function, with the declared parameters. */
+  @Test
+  void everyLuaEntryTheJvmCallsExistsWithItsParameters() {
+    StringBuilder entries = new StringBuilder();
+    for (LuaEntry e : LuaEntry.values()) {
+      entries.append("{'").append(e.module()).append("','").append(e.function()).append("',")
+          .append(e.params().size()).append("},");
+    }
+    // debug.getinfo's 'u' gives nparams and isvararg on 0.7's LuaJIT too; a vararg function takes
+    // the declared arguments when it names no more than that.
+    Object wrong = lua("local wrong = {} for _, e in ipairs({" + entries + "}) do "
+        + "local ok, m = pcall(require, e[1]) local f = ok and type(m) == 'table' and m[e[2]] "
+        + "local what = e[1] .. '.' .. e[2] "
+        + "if not ok then wrong[#wrong + 1] = what .. ': module does not load: ' .. tostring(m) "
+        + "elseif type(f) ~= 'function' then wrong[#wrong + 1] = what .. ': no such function' "
+        + "else local i = debug.getinfo(f, 'u') "
+        + "if not (i.nparams == e[3] or (i.isvararg and i.nparams <= e[3])) then "
+        + "wrong[#wrong + 1] = what .. ': takes ' .. i.nparams .. (i.isvararg and ' and ...' or '') "
+        + ".. ' parameters, the JVM sends ' .. e[3] end end end return wrong");
+    assertEquals(List.of(), wrong);
+  }
+
+  @Test
+  void theVimlFunctionsTheJvmCallsExistWithTheirParameters() {
+    for (LuaEntry.VimlFunction f : LuaEntry.VIML_FUNCTIONS) {
+      String script = "autoload/" + f.name().substring(0, f.name().indexOf('#')) + ".vim";
+      Object header = lua("vim.cmd('runtime " + script + "') "
+          + "return vim.split(vim.fn.execute('function " + f.name() + "'), '\\n', { trimempty = true })[1]");
+      assertEquals("function " + f.name() + "(" + String.join(", ", f.params()) + ") abort",
+          String.valueOf(header).trim());
+    }
+  }
+
+  /** A buffer variable the JVM sets is read somewhere in the Lua side, by that name. */
+  @Test
+  void theBufferVariablesTheJvmSetsAreReadInLua() {
+    for (String name : LuaEntry.BUFFER_VARIABLES) {
+      // Named in code, not in a comment: as a string literal, or as a field of vim.b.
+      Object readers = lua("local n = '" + name + "' local out = {} "
+          + "for _, f in ipairs(vim.fn.globpath(vim.o.runtimepath, 'lua/nvimpam/**/*.lua', false, true)) do "
+          + "local h = io.open(f) local text = h:read('*a') h:close() "
+          + "if text:find(\"'\" .. n .. \"'\", 1, true) or text:find('\"' .. n .. '\"', 1, true) "
+          + "or text:find('vim.b.' .. n, 1, true) then out[#out + 1] = vim.fn.fnamemodify(f, ':t') end end "
+          + "return out");
+      assertTrue(!((List<?>) readers).isEmpty(), name + " is read by no Lua module");
+    }
+  }
 
   @Test
   void strategyNamesAreTheRegistrysOnBothSides() {

@@ -1,4 +1,4 @@
-package org.nvimpam.strategy;
+package org.nvimpam.bench;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -7,6 +7,7 @@ import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Decoders;
 import org.nvimpam.nvim.Nvim;
+import org.nvimpam.strategy.StrategyWire;
 
 /**
  * Neovim's own handling of the requests that {@code call-atomic} and {@code per-command} send, one
@@ -18,28 +19,23 @@ import org.nvimpam.nvim.Nvim;
 final class WireReplay {
   static final String CALL_ATOMIC = "replay-call-atomic";
   static final String PER_COMMAND = "replay-per-command";
-  /** The same, paced as the strategy paces them ({@link WritePacer}). */
+  /** The same, paced as the strategy paces them. */
   static final String PER_COMMAND_PACED = "replay-per-command-paced";
 
-  private final List<byte[]> atomicBatches = new ArrayList<>();
-  private final List<byte[]> notificationWrites = new ArrayList<>();
+  private final List<byte[]> atomicBatches;
+  private final List<byte[]> notificationWrites;
 
   /** Encodes the plan's calls for window {@code window}, in the strategies' batch and write sizes. */
   WireReplay(FoldPlan plan, long window) {
-    FoldCommands commands = new FoldCommands();
-    for (int from = 0; from < plan.size(); from += CallAtomicStrategy.DEFAULT_BATCH) {
-      int first = from;
-      int to = Math.min(plan.size(), from + CallAtomicStrategy.DEFAULT_BATCH);
-      atomicBatches.add(FoldCommands.msgpack(out -> CallAtomicStrategy.packBatch(out, plan, commands, first, to)));
-    }
-    byte[] params = NotifiedCommandsStrategy.winExecuteParams(window);
-    byte[] next = FoldCommands.concat(NotifiedCommandsStrategy.NOTIFICATION, params);
-    int perWrite = NotifiedCommandsStrategy.foldsPerWrite(1);
-    for (int from = 0; from < plan.size(); from += perWrite) {
-      int first = from;
-      int to = Math.min(plan.size(), from + perWrite);
-      notificationWrites.add(FoldCommands.msgpack(out -> commands.packEach(out, plan, first, to, params, next)));
-    }
+    atomicBatches = StrategyWire.callAtomicBatches(plan);
+    notificationWrites = StrategyWire.perCommandWrites(plan, window);
+  }
+
+  /** The measures this Neovim can take: call-atomic's only where it has nvim_call_atomic. */
+  static List<String> measures(Nvim nvim) {
+    return StrategyWire.hasCallAtomic(nvim.apiInfo())
+        ? List.of(CALL_ATOMIC, PER_COMMAND, PER_COMMAND_PACED)
+        : List.of(PER_COMMAND, PER_COMMAND_PACED);
   }
 
   /** One sample of the named measure, in milliseconds. */
@@ -56,10 +52,10 @@ final class WireReplay {
         }
       }
       case PER_COMMAND, PER_COMMAND_PACED -> {
-        WritePacer pacer = name.equals(PER_COMMAND_PACED) ? new WritePacer(nvim) : null;
+        Runnable pacer = name.equals(PER_COMMAND_PACED) ? StrategyWire.pacer(nvim) : null;
         for (byte[] write : notificationWrites) {
           if (pacer != null) {
-            pacer.beforeWrite();
+            pacer.run();
           }
           nvim.rpc().notify("nvim_call_function", out -> out.writePayload(write));
         }

@@ -14,6 +14,7 @@ local config = require('nvimpam.config')
 local layout = require('nvimpam.layout')
 local rows = require('nvimpam.rows')
 local fields = require('nvimpam.fields')
+local compat = require('nvimpam.compat')
 
 local api = vim.api
 local find, byte, min = string.find, string.byte, math.min
@@ -55,6 +56,7 @@ end
 
 local on = true -- :NvimpamCells on/off, and setup{ cells = ... }
 local pam = {} -- buf -> true for pamcrash buffers (FileType keeps it)
+local watched = {} -- buf -> true while its line changes redraw the lines below them
 local versions = {} -- buf -> { tick, own version or false }
 local wins = {} -- win -> the classification of its lines: { buf, tick, top, bot, version, r }
 local broken = nil -- the table failed to load: its message (cells stay off)
@@ -384,6 +386,22 @@ end
 function M.track(buf, yes)
   pam[buf] = yes or nil
   versions[buf] = nil
+  if yes and not watched[buf] then
+    -- A line's row depends on the lines above it: after an edit, every line below it may show
+    -- other cells, but Neovim redraws only the changed lines and scrolls the rest.
+    watched[buf] = api.nvim_buf_attach(buf, false, {
+      on_lines = function(_, b, _, first)
+        if not pam[b] then
+          watched[b] = nil
+          return true -- detaches
+        end
+        compat.redraw_lines(b, first, api.nvim_buf_line_count(b))
+      end,
+      on_detach = function(_, b)
+        watched[b] = nil
+      end,
+    })
+  end
 end
 
 --- Registers the decoration provider (once) and the autocmds that follow filetypes; `enabled`
@@ -417,7 +435,7 @@ function M.setup(enabled)
   })
   for _, buf in ipairs(api.nvim_list_bufs()) do
     if api.nvim_buf_is_loaded(buf) and vim.bo[buf].filetype == 'pamcrash' then
-      pam[buf] = true
+      M.track(buf, true)
       -- The syntax items of a deck opened before setup(): the provider draws them now.
       pcall(api.nvim_buf_call, buf, function()
         vim.cmd('silent! syntax clear NvimpamComment NvimpamKeyword')

@@ -13,6 +13,21 @@ M.uv = vim.uv or vim.loop
 -- member can end up above its parent, where no read of the folds sees it. 0.8 and 0.9 unchecked.
 M.misplaces_nested_folds = v.major == 0 and v.minor < 10
 
+--- Marks lines [first, last) of `buf` for redraw in every window. Neovim redraws only the lines
+--- an edit changed and scrolls the ones below, so a decoration provider whose marks depend on the
+--- lines above (the cells) must ask for them. `nvim__redraw` since 0.10; before it,
+--- `nvim__buf_redraw_range` (gone in 0.12).
+---@param buf integer
+---@param first integer 0-based
+---@param last integer exclusive
+function M.redraw_lines(buf, first, last)
+  if vim.api.nvim__redraw then
+    vim.api.nvim__redraw({ buf = buf, range = { first, last } })
+  else
+    vim.api.nvim__buf_redraw_range(buf, first, last)
+  end
+end
+
 --- Checks values against types, given in the table form of 0.7:
 --- `{ name = { value, type, optional } }`. 0.11 deprecates that form for
 --- `vim.validate(name, value, type, optional)`, which 0.10 and older do not have. Names are

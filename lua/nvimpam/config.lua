@@ -42,8 +42,16 @@ M.defaults = {
   jvm_args = {}, -- extra JVM options, e.g. { '-Xmx4g' } for decks of tens of millions of lines
   auto_attach = true, -- fold pamcrash buffers when opened and keep them folded while editing
   live = true, -- refold while editing (with auto_attach, or after :NvimpamFoldAttach)
-  timeout_ms = 60000, -- how long a command waits for the JVM (a 10M-line deck folds in ~10 s)
+  timeout_ms = 60000, -- how long a command waits for the JVM (a 10M-line deck folds in 2-3 s)
   native_folds = true, -- create folds through Neovim's own C function where known safe (lua/nvimpam/native.lua)
+  cells = true, -- highlight the fields of known card rows (lua/nvimpam/cells.lua)
+  virtual_header = false, -- a virtual line above the cursor's row naming its fields (lua/nvimpam/header.lua)
+  templates_dir = nil, -- a folder of the user's own card templates (KEY.inc), before the table's (templates.lua)
+  mappings = require('nvimpam.mappings').defaults(), -- name -> key, or false for none (mappings.lua)
+  formatexpr = true, -- gq aligns card rows in pamcrash buffers (align.lua)
+  omnifunc = true, -- 'omnifunc' completes ids and choice values in pamcrash buffers (ids.lua)
+  complete_max = 50, -- at most this many completion items (a node field has millions of candidates)
+  refs_max = 100000, -- :NvimpamRefs lists at most this many lines (it counts them all)
 }
 for key, value in pairs(M.contract()) do
   local name = key:match('^option%.(.+)$')
@@ -55,7 +63,8 @@ end
 table.sort(M.jvm_options)
 
 -- Option name -> { type, optional }: the type of its default, except for these.
-local types = { java = { 'string', true }, jar = { 'string', true } }
+local types = { java = { 'string', true }, jar = { 'string', true }, templates_dir = { 'string', true },
+  mappings = { 'table', false, 'boolean' } }
 for key, default in pairs(M.defaults) do
   types[key] = types[key] or { type(default) }
 end
@@ -71,11 +80,12 @@ local function check(opts, given)
   end
   for key, t in pairs(types) do
     local v = opts[key]
-    if not (v == nil and t[2]) and type(v) ~= t[1] then
+    if not (v == nil and t[2]) and type(v) ~= t[1] and not (t[3] and type(v) == t[3]) then
       error(string.format('nvimpam: option %s: expected %s, got %s', key, t[1], vim.inspect(v)), 0)
     end
   end
   M.check_strategy(opts.strategy)
+  require('nvimpam.mappings').validate(opts.mappings)
 end
 
 --- Raises an error listing the valid names when `name` is not a strategy.

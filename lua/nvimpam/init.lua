@@ -154,6 +154,16 @@ function M.bench(buf)
   return host.wait('bench', { buf }, ':NvimpamFoldBench', buf)
 end
 
+--- The field under the cursor of window `win` (default: the current one), for a statusline or
+--- winbar: { card, keyword, version, row, row_label, field, description, type, from, to, value,
+--- kind, id } (see :help nvimpam-cells), or nil when the cursor is on no field of a known card
+--- row. No RPC, no waiting: it reads the buffer's lines back to the card's header.
+---@param win? integer
+---@return table|nil
+function M.cell(win)
+  return require('nvimpam.cells').cell(win)
+end
+
 local function echo_lines(lines)
   local chunks = {}
   for _, l in ipairs(lines) do
@@ -212,6 +222,89 @@ M.commands = {
       echo_lines(M.bench(o.buf).lines)
     end,
   },
+  {
+    name = 'NvimpamCells',
+    nargs = '?',
+    complete = "customlist,v:lua.require'nvimpam.cells'.complete",
+    desc = 'nvimpam: cell highlighting on, off or toggled for all buffers',
+    run = function(o)
+      local now = require('nvimpam.cells').switch(o.args)
+      if o.args == '' then
+        echo_lines({ 'nvimpam cells: ' .. (now and 'on' or 'off') })
+      end
+    end,
+  },
+  {
+    name = 'NvimpamCellInfo',
+    desc = "nvimpam: the cursor's field, with its description, in a floating window",
+    run = function()
+      require('nvimpam.cells').show_info()
+    end,
+  },
+  {
+    name = 'NvimpamCheck',
+    desc = "nvimpam: the whole deck's field problems in the quickfix list",
+    run = function(o)
+      require('nvimpam.diagnostics').check(bufnr(o.buf))
+    end,
+  },
+  {
+    name = 'NvimpamCard',
+    nargs = '?',
+    complete = "customlist,v:lua.require'nvimpam.templates'.complete",
+    desc = 'nvimpam: insert a card template (without a keyword: pick one)',
+    run = function(o)
+      require('nvimpam.templates').command(o)
+    end,
+  },
+  {
+    name = 'NvimpamHeader',
+    range = true,
+    bang = true,
+    desc = 'nvimpam: $# field header above the row, the range or (!) the card',
+    run = function(o)
+      require('nvimpam.fieldheader').command(o)
+    end,
+  },
+  {
+    name = 'NvimpamGoto',
+    desc = 'nvimpam: go to the definition of the id under the cursor',
+    run = function(o)
+      require('nvimpam.ids').goto_definition(bufnr(o.buf))
+    end,
+  },
+  {
+    name = 'NvimpamRefs',
+    desc = 'nvimpam: every line referencing the id under the cursor, in the quickfix list',
+    run = function(o)
+      require('nvimpam.ids').references(bufnr(o.buf))
+    end,
+  },
+  {
+    name = 'NvimpamRename',
+    nargs = 1,
+    desc = 'nvimpam: renumber the id under the cursor, its definition and every reference',
+    run = function(o)
+      require('nvimpam.ids').rename(o.args, bufnr(o.buf))
+    end,
+  },
+  {
+    name = 'NvimpamOutline',
+    bang = true,
+    desc = "nvimpam: the deck's parts, materials, contacts, ... and include files (! : location list)",
+    run = function(o)
+      require('nvimpam.ids').outline(o.bang, bufnr(o.buf))
+    end,
+  },
+  {
+    name = 'NvimpamAlign',
+    range = true,
+    bang = true,
+    desc = 'nvimpam: align the fields of the line, the range or (!) the card',
+    run = function(o)
+      require('nvimpam.align').command(o)
+    end,
+  },
 }
 
 local by_name = {}
@@ -239,7 +332,8 @@ function M.command(name, fargs, ctx)
     end
     local args = type(fargs) == 'table' and table.concat(fargs, ' ') or ''
     local buf = tonumber(ctx.buf)
-    c.run({ args = args, fargs = type(fargs) == 'table' and fargs or {}, buf = buf and buf > 0 and buf or 0 })
+    c.run({ args = args, fargs = type(fargs) == 'table' and fargs or {}, buf = buf and buf > 0 and buf or 0,
+      range = ctx.range, line1 = ctx.line1, line2 = ctx.line2, bang = ctx.bang })
   end
   local function guarded()
     local ok, e = pcall(run)
@@ -288,8 +382,9 @@ end
 local function define_commands()
   for _, c in ipairs(M.commands) do
     api.nvim_create_user_command(c.name, function(o)
-      M.command(c.name, o.fargs, { buf = api.nvim_get_current_buf() })
-    end, { nargs = c.nargs or 0, complete = c.complete, desc = c.desc })
+      M.command(c.name, o.fargs, { buf = api.nvim_get_current_buf(), range = o.range, line1 = o.line1,
+        line2 = o.line2, bang = o.bang })
+    end, { nargs = c.nargs or 0, complete = c.complete, desc = c.desc, range = c.range, bang = c.bang })
   end
 end
 
@@ -305,6 +400,8 @@ end
 
 local function on_filetype(args)
   local c = config.get()
+  require('nvimpam.mappings').attach(args.buf) -- buffer-local mappings and 'formatexpr' (writing cards)
+  require('nvimpam.ids').attach(args.buf) -- 'omnifunc', 'includeexpr', 'path' (navigation)
   if c.auto_attach then
     fold_when_read(args.buf, c.live and attach_async or fold_async)
   end
@@ -369,6 +466,8 @@ function M.setup(opts)
   require('nvimpam.filestate').track() -- what each deck's file was when read: the JVM's disk fast path
   define_commands()
   define_autocmds()
+  require('nvimpam.cells').setup(config.get().cells)
+  require('nvimpam.header').setup(config.get().virtual_header)
   send_options()
   -- Buffers opened before setup() ran (e.g. `nvim deck.pc` with a lazy plugin manager).
   for _, buf in ipairs(api.nvim_list_bufs()) do

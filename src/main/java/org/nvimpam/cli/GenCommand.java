@@ -37,12 +37,28 @@ public final class GenCommand implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "FILE", description = "Write to FILE instead of stdout.")
   private Path out;
 
+  @Option(names = "--includes", paramLabel = "K", defaultValue = "0",
+      description = "Split the deck over K include files next to --out (NAME_1.inc, ...), which INCLU lines of"
+          + " the main file name; the ids stay consistent across the files (default: ${DEFAULT-VALUE}).")
+  private int includes;
+
   @Override
   public Integer call() {
     if (lines < 0) {
       throw new ParameterException(spec.commandLine(), "--lines must be 0 or more, was " + lines);
     }
     DeckGenerator generator = new DeckGenerator(seed);
+    if (includes < 0) throw new ParameterException(spec.commandLine(), "--includes must be 0 or more, was " + includes);
+    if (includes > 0) {
+      if (out == null) throw new ParameterException(spec.commandLine(), "--includes needs --out (the include files go next to it)");
+      try {
+        org.nvimpam.gen.IncludeSplit.write(generator, lines, out, includes);
+        return 0;
+      } catch (IOException e) {
+        spec.commandLine().getErr().println("gen: writing " + out + " and its include files failed: " + reason(e));
+        return 1;
+      }
+    }
     if (out == null) return toStdout(generator);
     OutputStream file;
     try {

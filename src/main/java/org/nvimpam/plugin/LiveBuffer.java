@@ -31,7 +31,7 @@ import org.nvimpam.strategy.FoldStrategyException;
  * never held while calling out (pushing folds, Neovim, the host's callbacks), so it is always the
  * last lock taken.
  */
-final class LiveBuffer implements BufferLoad.Target {
+final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
   private static final Logger LOG = Logger.getLogger(LiveBuffer.class.getName());
 
   /** What a refresh needs from the rest of the plugin. */
@@ -113,6 +113,9 @@ final class LiveBuffer implements BufferLoad.Target {
   private final Consumer<Throwable> errors;
   private final CompletableFuture<FoldSummary> firstPush = new CompletableFuture<>();
   private final BufferChecks checks = new BufferChecks();
+  private final org.nvimpam.ids.BufferIds ids = new org.nvimpam.ids.BufferIds(); // the id index (org.nvimpam.ids)
+  private volatile org.nvimpam.ids.IdService idService; // set by the host; null: no id features
+  private boolean idsFailed; // the id index threw once: it stays off, the folds go on
   private boolean checksFailed; // the checks threw once: they stay off, the folds go on
   private volatile java.nio.file.Path file; // the buffer's file, for its include files; null when unknown
 
@@ -148,7 +151,8 @@ final class LiveBuffer implements BufferLoad.Target {
     file = f;
   }
 
-  java.nio.file.Path file() {
+  @Override
+  public java.nio.file.Path file() {
     return file;
   }
 
@@ -232,10 +236,12 @@ final class LiveBuffer implements BufferLoad.Target {
       try {
         engine.apply(firstline, lastline, linedata);
         checkEdit(firstline, lastline, linedata.count());
+        idEdit(firstline, lastline, linedata.count());
         if (engine.deck().lineCount() == 0) {
           Lines left = BufferListener.lineLeftWhenEmptied();
           engine.apply(0, 0, left);
           checkEdit(0, 0, left.count());
+          idEdit(0, 0, left.count());
         }
       } catch (RuntimeException e) { // an edit outside the lines we hold: we lost track
         phase = Phase.CLOSED;
@@ -272,6 +278,51 @@ final class LiveBuffer implements BufferLoad.Target {
       scheduler.execute(() -> errors.accept(new IllegalStateException("field checks stopped for this buffer: "
           + e.getMessage(), e)));
     }
+  }
+
+  /** Updates the id index from the cards an edit touched; a failure stops the ids, never the folds. Holds the lock. */
+  private void idEdit(int first, int last, int count) {
+    if (idsFailed || idService == null) return;
+    try {
+      ids.edited(engine.deck(), first, last, count);
+    } catch (RuntimeException e) {
+      idsFailed = true;
+      LOG.log(Level.WARNING, "id index of buffer " + buffer.id() + " failed", e);
+      scheduler.execute(() -> errors.accept(new IllegalStateException("ids stopped for this buffer: " + e.getMessage(), e)));
+    }
+  }
+
+  /** Turns the id features on for this buffer (the index is built after the first folds). */
+  void idService(org.nvimpam.ids.IdService s) {
+    idService = s;
+  }
+
+  /** Builds or updates the id index off Neovim's main loop and sends the cross-reference problems. */
+  void publishIds() {
+    org.nvimpam.ids.IdService s = idService;
+    synchronized (this) {
+      if (s == null || idsFailed || phase != Phase.LIVE) return;
+    }
+    try {
+      s.publish(this);
+    } catch (RuntimeException e) {
+      synchronized (this) {
+        idsFailed = true;
+      }
+      LOG.log(Level.WARNING, "id index of buffer " + buffer.id() + " failed", e);
+      errors.accept(new IllegalStateException("ids stopped for this buffer: " + e.getMessage(), e));
+    }
+  }
+
+  @Override
+  public long bufferId() {
+    return buffer.id();
+  }
+
+  @Override
+  public synchronized <T> T withIds(java.util.function.BiFunction<org.nvimpam.ids.BufferIds, org.nvimpam.deck.LineSource, T> f) {
+    if (phase != Phase.LIVE || idsFailed) return null;
+    return f.apply(ids, engine.deck());
   }
 
   /** The host's callbacks run outside the lock; this one is handed to the scheduler. */
@@ -333,6 +384,7 @@ final class LiveBuffer implements BufferLoad.Target {
       Refresh r = refresh(false);
       if (r.outcome() == Outcome.PUSHED) firstPush.complete(r.summary());
       if (r.outcome() == Outcome.PUSHED || r.outcome() == Outcome.UNCHANGED) publishChecks();
+      if (r.outcome() == Outcome.PUSHED || r.outcome() == Outcome.UNCHANGED) publishIds();
     } catch (RuntimeException e) {
       LOG.log(Level.FINE, "live refresh failed", e);
       firstPush.completeExceptionally(e);

@@ -10,8 +10,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -24,6 +22,7 @@ import org.nvimpam.nvim.BufferLoad;
 import org.nvimpam.nvim.Decoders;
 import org.nvimpam.nvim.Encoders;
 import org.nvimpam.nvim.ErrorValue;
+import org.nvimpam.nvim.LuaEntry;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.rpc.ConnectionClosedException;
 import org.nvimpam.rpc.Encoder;
@@ -32,8 +31,8 @@ import org.nvimpam.strategy.FoldStrategyException;
 /**
  * The plugin as Neovim sees it. lua/nvimpam/host.lua never waits for the JVM in a blocking
  * request: it sends {@code nvimpam_call} notifications {@code [id, method, args]}, and every call
- * is answered by an {@code nvim_exec_lua} notification that runs {@code
- * require('nvimpam.host')._done(id, error, result)}, with the error as an {@link ErrorValue} map.
+ * is answered by an {@code nvim_exec_lua} notification that runs {@link LuaEntry#HOST_DONE}
+ * {@code (id, error, result)}, with the error as an {@link ErrorValue} map.
  * Calls that talk to Neovim run in arrival order on one thread of their own, so the RPC reader and
  * dispatcher never wait for Neovim; setup and info need no Neovim call and are answered at once.
  * The rplugin manifest's commands are handed back to Lua ({@link RemotePluginSpecs}). One instance
@@ -41,17 +40,11 @@ import org.nvimpam.strategy.FoldStrategyException;
  */
 public final class PluginHost {
   private static final Logger LOG = Logger.getLogger(PluginHost.class.getName());
-  /** How long :NvimpamFoldAttach waits for Neovim's initial dump of the buffer. */
-  private static final long ATTACH_TIMEOUT_S = 60;
-  private static final String DONE = "require('nvimpam.host')._done(...)";
-  /** lua/nvimpam/diagnostics.lua's entry point: (buf, changedtick, items, total). */
-  static final String DIAGNOSTICS = "require('nvimpam.diagnostics').set(...)";
-  /** The buffer variable lua/nvimpam/rows.lua reads for an include file's version. */
-  static final String INHERITED_VERSION = "nvimpam_inherited_version";
 
   private final Nvim nvim;
   private final AtomicReference<Settings> settings = new AtomicReference<>(Settings.DEFAULTS);
   private final Folder folder;
+  private final org.nvimpam.ids.IdService ids; // goto, references, completion, outline, rename, cross-reference checks
   private final Map<Long, LiveBuffer> live = new ConcurrentHashMap<>();
   // Insert mode, as InsertEnter/InsertLeave notifications tell it: a refresh never asks Neovim.
   private volatile boolean inserting;
@@ -69,6 +62,22 @@ public final class PluginHost {
   private PluginHost(Nvim nvim) {
     this.nvim = nvim;
     this.folder = new Folder(nvim, settings);
+    this.ids = new org.nvimpam.ids.IdService(nvim, new org.nvimpam.ids.IdService.Workspace() {
+      @Override
+      public java.util.Collection<? extends org.nvimpam.ids.IdBuffer> buffers() {
+        return live.values();
+      }
+
+      @Override
+      public boolean checks() {
+        return settings.get().checks();
+      }
+
+      @Override
+      public int maxDiagnostics() {
+        return (int) Math.min(Integer.MAX_VALUE, settings.get().maxDiagnostics());
+      }
+    });
   }
 
   /** Registers every handler on the connection; for {@code serve}. */
@@ -120,6 +129,8 @@ public final class PluginHost {
       case "info" -> info();
       case "bench" -> bench(buffer(args, 0));
       case "check" -> check(buffer(args, 0));
+      case "ids_goto", "ids_refs", "ids_complete", "ids_outline", "ids_rename", "ids_check" ->
+          ids.call(method, args, idBuffer(buffer(args, 0)));
       default -> throw new IllegalArgumentException("nvimpam has no call '" + method + "'");
     };
   }
@@ -141,8 +152,8 @@ public final class PluginHost {
 
   private void reply(long id, ErrorValue error, Encoder result) {
     try {
-      nvim.rpc().notify("nvim_exec_lua", out -> {
-        out.packArrayHeader(2).packString(DONE).packArrayHeader(3).packLong(id);
+      LuaEntry.HOST_DONE.notify(nvim, out -> {
+        out.packLong(id);
         if (error == null) {
           out.packNil();
         } else {
@@ -231,8 +242,8 @@ public final class PluginHost {
       LiveBuffer.Refresh r = lb.pushNow();
       if (r.outcome() == LiveBuffer.Outcome.LOADING) {
         try {
-          lb.firstPush().get(ATTACH_TIMEOUT_S, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException e) {
+          Await.within(lb.firstPush(), Await.ATTACH, "loading buffer " + b.id());
+        } catch (CompletionException e) {
           throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
         }
         r = lb.pushNow();
@@ -262,11 +273,11 @@ public final class PluginHost {
     FoldSummary summary;
     try {
       // when the call returns, the folds are in place
-      summary = lb.firstPush().get(ATTACH_TIMEOUT_S, TimeUnit.SECONDS);
-    } catch (TimeoutException e) {
+      summary = Await.within(lb.firstPush(), Await.ATTACH, "loading and folding buffer " + b.id());
+    } catch (Await.DeadlineException e) { // a timeout, for Lua too: not a failure of the load
       stopLive(lb);
-      throw new IllegalStateException("buffer " + b.id() + " was not loaded and folded within " + ATTACH_TIMEOUT_S + " s");
-    } catch (java.util.concurrent.ExecutionException e) {
+      throw e;
+    } catch (CompletionException e) {
       live.remove(b.id(), lb);
       throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
     }
@@ -287,6 +298,7 @@ public final class PluginHost {
     LiveBuffer lb = new LiveBuffer(b, new FoldEngine(s.foldOptions()), scheduler, liveHost(awaited),
         e -> reportLiveError(b, e));
     askFile(lb);
+    lb.idService(ids);
     live.put(b.id(), lb);
     lb.startLoading(nvim, BufferLoad.Options.DEFAULT);
     return lb;
@@ -367,6 +379,24 @@ public final class PluginHost {
     };
   }
 
+  /** The buffer an id call serves, once Neovim's earlier events are in: live, or read once. */
+  private org.nvimpam.ids.IdBuffer idBuffer(Buffer requested) {
+    Buffer b = resolve(requested);
+    Await.call(nvim.sync(), "waiting for Neovim's earlier buffer events");
+    LiveBuffer lb = live.get(b.id());
+    if (lb != null && lb.phase() == LiveBuffer.Phase.LIVE) return lb;
+    Object name = Await.call(nvim.call("nvim_buf_get_name", nvim.args(b), Decoders.object()), "nvim_buf_get_name");
+    java.nio.file.Path file = null;
+    if (name instanceof String n && !n.isEmpty()) {
+      try {
+        file = java.nio.file.Path.of(n).toAbsolutePath().normalize();
+      } catch (java.nio.file.InvalidPathException bad) {
+        file = null;
+      }
+    }
+    return org.nvimpam.ids.IdService.once(b.id(), file, nvim.bufGetDeck(b));
+  }
+
   /** Asks for the buffer's file (an absolute path; none without a name) without waiting for it. */
   private void askFile(LiveBuffer lb) {
     nvim.call("nvim_buf_get_name", nvim.args(lb.buffer()), Decoders.object()).thenAccept(o -> {
@@ -426,14 +456,14 @@ public final class PluginHost {
     nvim.rpc().notify("nvim_buf_set_var", out -> {
       out.packArrayHeader(3);
       nvim.writeBuffer(out, lb.buffer());
-      out.packString(INHERITED_VERSION).packInt(v);
+      out.packString(LuaEntry.INHERITED_VERSION).packInt(v);
     });
   }
 
   private void publish(Buffer b, long tick, BufferChecks.Snapshot problems) {
     try {
-      nvim.rpc().notify("nvim_exec_lua", out -> {
-        out.packArrayHeader(2).packString(DIAGNOSTICS).packArrayHeader(4).packLong(b.id()).packLong(tick);
+      LuaEntry.DIAGNOSTICS_SET.notify(nvim, out -> {
+        out.packLong(b.id()).packLong(tick);
         if (problems == null) {
           out.packArrayHeader(0).packInt(0);
         } else {

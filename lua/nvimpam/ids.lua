@@ -1,0 +1,652 @@
+-- Following the ids of a deck (:help nvimpam-navigation): go to definition, references, rename,
+-- outline, 'omnifunc', gf on INCLU lines, and the cross-reference diagnostics (namespace
+-- `nvimpam.refs`) the JVM pushes. The JVM holds the id index of every deck it folds live (built
+-- after the first folds, off Neovim's main loop, updated by every edit); what is under the cursor
+-- is found here, from the card-layout table, without any call.
+local M = {}
+
+local config = require('nvimpam.config')
+local layout = require('nvimpam.layout')
+local rows = require('nvimpam.rows')
+local fields = require('nvimpam.fields')
+
+local api = vim.api
+
+M.ns = api.nvim_create_namespace('nvimpam.refs')
+
+--- What the last set() of each buffer got: buf -> { shown, total }.
+M.last = {}
+
+local function info(msg)
+  vim.notify(msg, vim.log.levels.INFO, { title = 'nvimpam' })
+end
+
+local function warn(msg)
+  vim.notify(msg, vim.log.levels.WARN, { title = 'nvimpam' })
+end
+
+local function bufnr(buf)
+  return (buf == nil or buf == 0) and api.nvim_get_current_buf() or buf
+end
+
+-- Diagnostics --------------------------------------------------------------------------------
+
+--- Sets the cross-reference diagnostics of `buf` (called by the JVM through nvim_exec_lua):
+--- `items` is a flat list { lnum, col, end_col, severity, message, ... } (0-based), already
+--- capped at max_diagnostics; `total` the number of problems in the whole deck. When total exceeds
+--- the items, an INFO diagnostic on line 0 says so.
+---@param buf integer
+---@param items any[]
+---@param total integer
+function M.set(buf, items, total)
+  if not api.nvim_buf_is_loaded(buf) then
+    return
+  end
+  local count = api.nvim_buf_line_count(buf)
+  local list = {}
+  local n = math.floor(#items / 5)
+  for k = 0, n - 1 do
+    local b = 5 * k
+    local lnum = math.min(items[b + 1], count - 1)
+    list[k + 1] = { lnum = lnum, end_lnum = lnum, col = items[b + 2], end_col = items[b + 3],
+      severity = items[b + 4], message = items[b + 5], source = 'nvimpam.refs' }
+  end
+  total = total or n
+  if total > n then
+    list[#list + 1] = { lnum = 0, end_lnum = 0, col = 0, end_col = 0, severity = vim.diagnostic.severity.INFO,
+      message = string.format('nvimpam: %d cross-reference problems, the first %d shown', total, n),
+      source = 'nvimpam.refs' }
+  end
+  vim.diagnostic.set(M.ns, buf, list)
+  M.last[buf] = { shown = n, total = total }
+end
+
+-- What is under the cursor -------------------------------------------------------------------
+
+local GES_KINDS = { PART = 'part', NOD = 'node', ELE = 'element' }
+
+-- The kind a GES selection word selects (PART, DELPART, PART>NOD, NOD, ELE>NOD, ...), or nil.
+local function ges_kind(word)
+  local w = word:gsub('^DEL', ''):gsub('^O', '')
+  for prefix, kind in pairs(GES_KINDS) do
+    if w:sub(1, #prefix) == prefix then
+      return kind
+    end
+  end
+  return nil
+end
+
+-- The row and field of byte column `col` (1-based) of line `row` (0-based) of `buf`.
+local function field_at(buf, row, col)
+  local ok = pcall(layout.get)
+  if not ok then
+    return nil
+  end
+  local version = require('nvimpam.cells').version(buf)
+  local r = rows.range(buf, row, row + 1, version)
+  local i = r.off + 1
+  if r.kind[i] == rows.ROW then
+    local e = r.ent[i]
+    local rw = e.rows[r.rowi[i]]
+    local j = fields.field_at(rw, col)
+    return { kind = 'row', entry = e, row = rw, field = j and rw.fields[j], line = r.lines[i] }
+  elseif r.kind[i] == rows.GES then
+    return { kind = 'ges', line = r.lines[i] }
+  end
+  return nil
+end
+
+--- The id under the cursor of window `win`: { kind = 'part', id = 12, def = true/false, from,
+--- to (1-based columns of the value), field = NAME or 'GES' }, or nil and why not. No RPC.
+---@param win? integer
+---@return table|nil, string|nil
+function M.at(win)
+  win = (win == nil or win == 0) and api.nvim_get_current_win() or win
+  local buf = api.nvim_win_get_buf(win)
+  local cur = api.nvim_win_get_cursor(win)
+  local row, col = cur[1] - 1, cur[2] + 1
+  local a = field_at(buf, row, col)
+  if not a then
+    return nil, 'the cursor is on no id'
+  end
+  if a.kind == 'ges' then
+    local line = a.line
+    local word = line:match('^        (%S+)')
+    local kind = word and ges_kind(word)
+    if not kind then
+      return nil, 'the cursor is on no id of a selection this plugin follows'
+    end
+    local s = col
+    while s > 9 and line:sub(s - 1, s - 1):match('[%d:]') do
+      s = s - 1
+    end
+    local tok = line:sub(s):match('^[%d:]+')
+    if not tok or tok == '' then
+      return nil, 'the cursor is on no id'
+    end
+    local from = s
+    local id
+    if tok:find(':') then -- a range: the end under the cursor
+      local colon = tok:find(':')
+      if col - s + 1 < colon then
+        id = tonumber(tok:sub(1, colon - 1))
+      else
+        id = tonumber(tok:sub(colon + 1))
+        from = s + colon
+      end
+    else
+      id = tonumber(tok)
+    end
+    if not id or id <= 0 then
+      return nil, 'the cursor is on no id'
+    end
+    return { kind = kind, id = id, def = false, from = from, to = from + #tostring(id) - 1, field = 'GES' }
+  end
+  local f = a.field
+  if not f then
+    return nil, 'the cursor is on no field'
+  end
+  local kind = f.def or f.ref
+  if not kind then
+    return nil, string.format('%s / %s is no id field', a.entry.word, f.name)
+  end
+  local value = a.line:sub(f.from, f.to):gsub('^%s+', ''):gsub('%s+$', '')
+  local id = tonumber(value:match('^%+?(%d+)$'))
+  if not id or id <= 0 then
+    return nil, string.format('%s / %s holds no %s id', a.entry.word, f.name, kind)
+  end
+  return { kind = kind, id = id, def = f.def ~= nil, from = f.from, to = f.to, field = f.name }
+end
+
+-- Long commands: a message after a second that says what is waited for.
+local function with_progress(what, f)
+  local done = false
+  local timer = vim.defer_fn(function()
+    if not done then
+      api.nvim_echo({ { 'nvimpam: ' .. what .. '… (Ctrl-C stops waiting)' } }, false, {})
+      vim.cmd('redraw')
+    end
+  end, 1000)
+  local ok, res = pcall(f)
+  done = true
+  pcall(function()
+    timer:stop()
+    timer:close()
+  end)
+  if not ok then
+    error(res, 0)
+  end
+  return res
+end
+
+local function call(method, args, what, buf)
+  return require('nvimpam.host').wait(method, args, what, buf)
+end
+
+local function cursor_id()
+  local at, why = M.at()
+  if not at then
+    error(require('nvimpam.host').error('bad_argument', 'nvimpam: ' .. why), 0)
+  end
+  return at
+end
+
+-- Opens where a definition or reference is: { buf = N } or { file = path }, and lnum.
+local function jump(loc)
+  vim.cmd("normal! m'")
+  if loc.buf and loc.buf ~= api.nvim_get_current_buf() then
+    vim.cmd('buffer ' .. loc.buf)
+  elseif loc.file then
+    local b = vim.fn.bufnr(loc.file)
+    if b > 0 and api.nvim_buf_is_loaded(b) then
+      vim.cmd('buffer ' .. b)
+    else
+      vim.cmd('edit ' .. vim.fn.fnameescape(loc.file))
+    end
+  end
+  local n = api.nvim_buf_line_count(0)
+  api.nvim_win_set_cursor(0, { math.min(loc.lnum, n), 0 })
+  vim.cmd('normal! ^')
+end
+
+local function qf_item(loc)
+  return { bufnr = loc.buf, filename = loc.file, lnum = loc.lnum, col = loc.col or 1, text = loc.text }
+end
+
+-- Go to definition ---------------------------------------------------------------------------
+
+--- :NvimpamGoto / gd: jumps to the card that defines the id under the cursor, opening an include
+--- file where it is there. With no definition it says so; with several it lists them in the
+--- quickfix list. Returns the definitions found.
+---@param buf? integer
+---@return table[]
+function M.goto_definition(buf)
+  buf = bufnr(buf)
+  local at = cursor_id()
+  local defs = with_progress('looking for ' .. at.kind .. ' ' .. at.id, function()
+    return call('ids_goto', { buf, at.kind, at.id }, ':NvimpamGoto', buf)
+  end) or {}
+  local what = at.kind .. ' ' .. at.id
+  if #defs == 0 then
+    warn('nvimpam: no definition of ' .. what)
+  elseif #defs == 1 then
+    jump(defs[1])
+  else
+    local items = {}
+    for i, d in ipairs(defs) do
+      items[i] = qf_item(d)
+    end
+    vim.fn.setqflist({}, ' ', { title = string.format('nvimpam: %s is defined %d times', what, #defs), items = items })
+    jump(defs[1])
+    warn(string.format('nvimpam: %s is defined %d times; :copen lists them', what, #defs))
+  end
+  return defs
+end
+
+-- References ---------------------------------------------------------------------------------
+
+--- :NvimpamRefs / grr: every line that references the id under the cursor (fields, GES items
+--- and GES ranges that hold it, in the deck and its include files) in the quickfix list, at most
+--- `refs_max`. Returns { items, total }.
+---@param buf? integer
+---@return table
+function M.references(buf)
+  buf = bufnr(buf)
+  local at = cursor_id()
+  local what = at.kind .. ' ' .. at.id
+  local res = with_progress('looking for the references to ' .. what, function()
+    return call('ids_refs', { buf, at.kind, at.id, config.get().refs_max }, ':NvimpamRefs', buf)
+  end)
+  local items = {}
+  for i, r in ipairs(res.items or {}) do
+    items[i] = qf_item(r)
+  end
+  local title
+  if res.total > #items then
+    title = string.format('nvimpam: %d references to %s, the first %d listed', res.total, what, #items)
+  else
+    title = string.format('nvimpam: %d references to %s', res.total, what)
+  end
+  vim.fn.setqflist({}, ' ', { title = title, items = items })
+  if #items > 0 then
+    vim.cmd('copen')
+  else
+    info('nvimpam: no references to ' .. what)
+  end
+  return res
+end
+
+-- Rename -------------------------------------------------------------------------------------
+
+--- :NvimpamRename {new} / grn: renumbers the id under the cursor: its definition and every
+--- reference in the buffer (fields in their columns, GES items), as one undo step. Refuses, and
+--- changes nothing, when `new` is defined already, does not fit a field, or a GES line would pass
+--- column 80. Says how many lines changed and which include files also reference the id.
+---@param new_id string|integer
+---@param buf? integer
+---@return table the JVM's plan: { edits, lines, defined, ranges, elsewhere }
+function M.rename(new_id, buf)
+  buf = bufnr(buf)
+  local host = require('nvimpam.host')
+  local n = tonumber(tostring(new_id or ''):match('^%s*%+?(%d+)%s*$') or '')
+  if not n or n <= 0 then
+    error(host.error('bad_argument', 'nvimpam: :NvimpamRename takes a positive integer id, not "'
+      .. tostring(new_id) .. '"'), 0)
+  end
+  local at = cursor_id()
+  local tick = api.nvim_buf_get_changedtick(buf)
+  local plan = with_progress('renaming ' .. at.kind .. ' ' .. at.id, function()
+    return call('ids_rename', { buf, at.kind, at.id, n }, ':NvimpamRename', buf)
+  end)
+  if api.nvim_buf_get_changedtick(buf) ~= tick then
+    error(host.error('failed', 'nvimpam: the buffer changed while the rename was planned; nothing changed, run it again'), 0)
+  end
+  local e = plan.edits or {}
+  local count = math.floor(#e / 4)
+  -- bottom up, so that earlier columns stay where the plan saw them; one command: one undo step
+  for k = count - 1, 0, -1 do
+    local b = 4 * k
+    api.nvim_buf_set_text(buf, e[b + 1], e[b + 2], e[b + 1], e[b + 3], { e[b + 4] })
+  end
+  local msg = string.format('nvimpam: %s %d -> %d: %d line%s changed', at.kind, at.id, n, plan.lines,
+    plan.lines == 1 and '' or 's')
+  if not plan.defined then
+    msg = msg .. ' (its definition is not in this buffer)'
+  end
+  if (plan.ranges or 0) > 0 then
+    msg = msg .. string.format('; %d GES range%s holding it left alone', plan.ranges, plan.ranges == 1 and '' or 's')
+  end
+  if plan.elsewhere and #plan.elsewhere > 0 then
+    msg = msg .. '; also referenced in ' .. table.concat(plan.elsewhere, ', ') .. ', left alone'
+  end
+  info(msg)
+  return plan
+end
+
+--- grn: asks for the new id, then renames.
+function M.rename_prompt()
+  local at, why = M.at()
+  if not at then
+    warn('nvimpam: ' .. why)
+    return
+  end
+  vim.ui.input({ prompt = string.format('Rename %s %d to: ', at.kind, at.id) }, function(v)
+    if v and v ~= '' then
+      local ok, e = pcall(M.rename, v)
+      if not ok then
+        vim.notify(tostring(require('nvimpam.host').as_error(e)), vim.log.levels.ERROR, { title = 'nvimpam' })
+      end
+    end
+  end)
+end
+
+-- Outline ------------------------------------------------------------------------------------
+
+--- The outline of `buf`: its cards except nodes and elements (each PART with its NAME title and
+--- element count, materials, contacts, rigid bodies, ...) and its include files:
+--- { { lnum, text, kind }, ... }.
+---@param buf? integer
+---@return table[]
+function M.outline_items(buf)
+  buf = bufnr(buf)
+  return with_progress('making the outline', function()
+    return call('ids_outline', { buf }, ':NvimpamOutline', buf)
+  end) or {}
+end
+
+--- :NvimpamOutline / gO: picks an outline entry with vim.ui.select and jumps there; with `loclist`
+--- (:NvimpamOutline!) puts the outline in the window's location list instead.
+---@param loclist? boolean
+---@param buf? integer
+function M.outline(loclist, buf)
+  buf = bufnr(buf)
+  local items = M.outline_items(buf)
+  if #items == 0 then
+    info('nvimpam: the outline is empty (no parts, materials or other top-level cards)')
+    return
+  end
+  if loclist then
+    local l = {}
+    for i, it in ipairs(items) do
+      l[i] = { bufnr = buf, lnum = it.lnum, col = 1, text = it.text }
+    end
+    vim.fn.setloclist(0, {}, ' ', { title = 'nvimpam outline', items = l })
+    vim.cmd('lopen')
+    return
+  end
+  vim.ui.select(items, {
+    prompt = 'nvimpam outline',
+    format_item = function(it)
+      return string.format('%6d  %s', it.lnum, it.text)
+    end,
+  }, function(choice)
+    if choice then
+      jump({ lnum = choice.lnum })
+    end
+  end)
+end
+
+-- Completion ---------------------------------------------------------------------------------
+
+local omni = nil -- the field being completed: { buf, row, line, f }
+
+-- The field of the cursor for completion: the one holding the character before the cursor (the
+-- one being typed), else the one under it.
+local function omni_field(buf, row, col0)
+  local a = col0 > 0 and field_at(buf, row, col0) or nil
+  if not (a and a.field) then
+    a = field_at(buf, row, col0 + 1)
+  end
+  if a and a.kind == 'row' and a.field then
+    return a
+  end
+  return nil
+end
+
+-- Asks the JVM with a deadline of `ms`; nil when it did not answer in time, and then `late(result)`
+-- runs (scheduled) when the answer comes.
+local function ask(method, args, ms, buf, late)
+  local host = require('nvimpam.host')
+  if not host.running() then
+    return nil
+  end
+  local done, waited, res = false, false, nil
+  host.call(method, args, function(e, r)
+    if not e then
+      res = r
+    end
+    done = true
+    if waited and late and res then
+      vim.schedule(function()
+        late(res)
+      end)
+    end
+  end, buf)
+  if not done then
+    vim.fn.wait(ms, function()
+      return done
+    end, 5)
+  end
+  waited = not done
+  return res
+end
+
+local function id_items(res, kind)
+  local items = {}
+  for _, it in ipairs(res) do
+    items[#items + 1] = { word = it.word, menu = it.menu, info = kind .. ' ' .. it.word .. ': ' .. it.menu,
+      user_data = 'nvimpam', dup = 1 }
+  end
+  return items
+end
+
+--- 'omnifunc' of pamcrash buffers: in a field that references ids, the ids of that kind the deck
+--- (and its include files) defines, with their titles (a PART's NAME), filtered by what is typed
+--- and capped at `complete_max`; in a choice field (ATYPE and the like) the values the layout table
+--- lists. Asks the JVM with a deadline of 50 ms. The accepted item is written into the field's own
+--- columns, so that the other fields stay where they are, in Insert and in Replace mode.
+---@param findstart integer
+---@param base string
+---@return integer|table
+function M.omnifunc(findstart, base)
+  local buf = api.nvim_get_current_buf()
+  if findstart == 1 then
+    local cur = api.nvim_win_get_cursor(0)
+    local row, col0 = cur[1] - 1, cur[2]
+    local a = omni_field(buf, row, col0)
+    if not a then
+      omni = nil
+      return -3 -- no completion, and leave completion mode quietly
+    end
+    local f = a.field
+    omni = { buf = buf, row = row, line = api.nvim_buf_get_lines(buf, row, row + 1, false)[1] or '', f = f }
+    return f.from - 1
+  end
+  if not omni or omni.buf ~= buf then
+    return {}
+  end
+  local f = omni.f
+  local prefix = vim.trim(base or '')
+  local items = {}
+  local cap = config.get().complete_max
+  if f.values and #f.values > 0 then
+    for _, v in ipairs(f.values) do
+      if v:sub(1, #prefix):upper() == prefix:upper() then
+        items[#items + 1] = { word = v, menu = f.name, user_data = 'nvimpam', dup = 1 }
+      end
+    end
+  elseif f.ref then -- a field that defines an id is the card's own: nothing to offer
+    if prefix ~= '' and not prefix:match('^%d+$') then
+      return {}
+    end
+    local kind = f.ref
+    local o = omni
+    local res = ask('ids_complete', { buf, kind, prefix, cap }, 50, buf, function(late)
+      -- the JVM missed the deadline: show its answer if the user is still completing this field
+      local mode = api.nvim_get_mode().mode
+      if omni == o and api.nvim_get_current_buf() == o.buf and (mode:sub(1, 1) == 'i' or mode:sub(1, 1) == 'R')
+          and api.nvim_win_get_cursor(0)[1] == o.row + 1 then
+        vim.fn.complete(f.from, id_items(late, kind))
+      end
+    end)
+    items = id_items(res or {}, kind)
+  end
+  while #items > cap do
+    table.remove(items)
+  end
+  return items
+end
+
+-- The value written into columns [from, to] of `line`, aligned as the field is.
+local function put(line, f, value)
+  local width = f.to - f.from + 1
+  if #value > width then
+    return nil
+  end
+  local cell
+  if f.align == 'left' then
+    cell = value .. string.rep(' ', width - #value)
+  else
+    cell = string.rep(' ', width - #value) .. value
+  end
+  if #line < f.from - 1 then
+    line = line .. string.rep(' ', f.from - 1 - #line)
+  end
+  local rest = line:sub(f.to + 1)
+  local out = line:sub(1, f.from - 1) .. cell .. rest
+  if rest == '' then
+    out = out:gsub('%s+$', '')
+  end
+  return out
+end
+
+-- After an item was accepted: the line as it was with the field holding the item, in its columns.
+local function complete_done()
+  local item = vim.v.completed_item
+  local o = omni
+  omni = nil
+  if not o or type(item) ~= 'table' or item.user_data ~= 'nvimpam' or not item.word then
+    return
+  end
+  vim.schedule(function()
+    if not api.nvim_buf_is_valid(o.buf) or api.nvim_get_current_buf() ~= o.buf then
+      return
+    end
+    local new = put(o.line, o.f, item.word)
+    if not new then
+      return
+    end
+    api.nvim_buf_set_lines(o.buf, o.row, o.row + 1, false, { new })
+    api.nvim_win_set_cursor(0, { o.row + 1, math.min(o.f.to, #new) })
+  end)
+end
+
+-- Include files ------------------------------------------------------------------------------
+
+--- The file name an INCLU line of `lines` (the line and those after it) names, quotes removed,
+--- continued where column 81 holds & or -; nil for other lines.
+---@param lines string[]
+---@return string|nil
+function M.include_name(lines)
+  local l = lines[1]
+  if not l or l:sub(1, 7) ~= 'INCLU /' then
+    return nil
+  end
+  local name = vim.trim(l:sub(9, 80))
+  local i = 1
+  while #lines[i] > 80 and (lines[i]:sub(81, 81) == '&' or lines[i]:sub(81, 81) == '-') and lines[i + 1] do
+    i = i + 1
+    name = name .. vim.trim(lines[i]:sub(1, 80))
+  end
+  name = vim.trim(name)
+  local q = name:sub(1, 1)
+  if #name >= 2 and (q == '"' or q == "'") and name:sub(-1) == q then
+    name = name:sub(2, -2)
+  end
+  return name ~= '' and name or nil
+end
+
+--- Where an include name points from `buf`, as the JVM resolves it: absolute as written;
+--- relative, in the folder of the buffer's file, else in the folder of the open deck that includes
+--- it (b:nvimpam_root_dir). Returns the path, or the name as written when no file exists.
+---@param name string
+---@param buf? integer
+---@return string
+function M.resolve(name, buf)
+  buf = bufnr(buf)
+  if name:sub(1, 1) == '/' then
+    return name
+  end
+  local dirs = { vim.fn.fnamemodify(api.nvim_buf_get_name(buf), ':p:h') }
+  local ok, root = pcall(api.nvim_buf_get_var, buf, 'nvimpam_root_dir')
+  if ok and type(root) == 'string' and root ~= '' then
+    dirs[#dirs + 1] = root
+  end
+  for _, d in ipairs(dirs) do
+    local p = d .. '/' .. name
+    if vim.fn.filereadable(p) == 1 or vim.fn.isdirectory(p) == 1 then
+      return p
+    end
+  end
+  return name
+end
+
+--- 'includeexpr' of pamcrash buffers: on an INCLU line the file it names (gf, <C-w>f), resolved
+--- as the JVM resolves it; elsewhere `fname` as it is.
+---@param fname string
+---@return string
+function M.includeexpr(fname)
+  local row = api.nvim_win_get_cursor(0)[1]
+  local name = M.include_name(api.nvim_buf_get_lines(0, row - 1, row + 4, false))
+  if name and (fname == nil or fname == '' or name:find(fname, 1, true)) then
+    return M.resolve(name)
+  end
+  return fname
+end
+
+--- Runs one of the mappings' actions ('goto', 'refs', 'outline'); errors become notifications.
+---@param what string
+function M.command(what)
+  local ok, e = pcall(function()
+    if what == 'goto' then
+      M.goto_definition()
+    elseif what == 'refs' then
+      M.references()
+    elseif what == 'outline' then
+      M.outline(false)
+    end
+  end)
+  if not ok then
+    local err = require('nvimpam.host').as_error(e)
+    if not err.reported then
+      vim.notify(tostring(err), vim.log.levels.ERROR, { title = 'nvimpam' })
+    end
+  end
+end
+
+-- Attach -------------------------------------------------------------------------------------
+
+local group = api.nvim_create_augroup('nvimpam_ids', { clear = true })
+
+--- Sets 'omnifunc', 'includeexpr' and 'path' of a pamcrash buffer and the completion fix-up.
+---@param buf? integer
+function M.attach(buf)
+  buf = bufnr(buf)
+  local bo = vim.bo[buf]
+  if config.get().omnifunc ~= false then
+    bo.omnifunc = "v:lua.require'nvimpam.ids'.omnifunc"
+  end
+  bo.includeexpr = "v:lua.require'nvimpam.ids'.includeexpr(v:fname)"
+  bo.path = '.,,'
+  api.nvim_clear_autocmds({ group = group, buffer = buf })
+  api.nvim_create_autocmd('CompleteDone', { group = group, buffer = buf, callback = complete_done })
+  -- an include file changed on disk, or a deck written: the JVM checks again
+  api.nvim_create_autocmd({ 'BufWritePost', 'FocusGained' }, { group = group, buffer = buf, callback = function(args)
+    local host = require('nvimpam.host')
+    if host.running() then
+      host.call('ids_check', { args.buf }, function() end, args.buf)
+    end
+  end })
+end
+
+return M

@@ -1,0 +1,407 @@
+package org.nvimpam.ids;
+
+import java.util.Arrays;
+import java.util.List;
+import org.nvimpam.deck.CardLayout;
+import org.nvimpam.deck.CardLayouts;
+import org.nvimpam.deck.DeckVersion;
+import org.nvimpam.deck.LineSource;
+
+/**
+ * The ids of one live buffer: its definitions ({@link DefTable}), its references to undefined ids
+ * ({@link RefProblems}), its INCLU lines, and the capped list of cross-reference problems Neovim
+ * shows in the {@code nvimpam.refs} namespace. Built once after the buffer's first folds, then
+ * updated by every edit from the cards it touched. Guarded by the buffer's lock; the
+ * {@link DefTable} is also counted by other buffers' checks under its own leaf lock.
+ */
+public final class BufferIds {
+  private IdScanner scanner;
+  private final DefTable defs = new DefTable();
+  private final RefProblems refs = new RefProblems();
+  private boolean built;
+  private int version;
+  private int inherited = -1;
+  private List<IncludeLine> includes;
+  private long[] undefinedKeys = new long[8]; // keys whose references must be looked for again
+  private int undefinedCount;
+  private boolean recheck; // every reference is checked again at the next check
+  private List<DefTable> foreign = List.of(); // the other decks of the tree, counted by the checks
+  private List<TreeProblem> treeProblems = List.of();
+  private boolean checkRefs; // whether undefined references are problems (a deck, not a lone include file)
+  private long dupGeneration = -1;
+  private int[] dupLines = new int[0];
+  private int[] dupDefs = new int[0];
+  private Snapshot sent;
+
+  /** A problem of the include tree on one of this deck's lines. */
+  public record TreeProblem(int line, int from, int to, String message) {}
+
+  public boolean built() {
+    return built;
+  }
+
+  public DefTable defs() {
+    return defs;
+  }
+
+  /** The references to undefined ids (as of the last {@link #check}). */
+  public RefProblems refs() {
+    return refs;
+  }
+
+  public IdScanner scanner() {
+    if (scanner == null) scanner = new IdScanner(CardLayouts.bundled());
+    return scanner;
+  }
+
+  /** The version the deck is read as: its own INPUTVERSION, an including deck's, else the newest. */
+  public int version() {
+    return version;
+  }
+
+  private int versionOf(LineSource deck) {
+    int own = DeckVersion.declared(deck);
+    if (own > 0) return own;
+    if (inherited > 0) return inherited;
+    return scanner().table().newestVersion();
+  }
+
+  /** Reads every definition (after the buffer's first folds). */
+  public void build(LineSource deck) {
+    building = false;
+    version = versionOf(deck);
+    defs.build(deck, version, scanner());
+    includes = null;
+    recheck = true;
+    built = true;
+  }
+
+  private boolean building; // the first build goes in steps
+  private int restarts; // steps started over because the deck changed under them
+
+  /**
+   * The first build in steps of about {@code lines} lines, so that the buffer's lock is let go
+   * between them (edits are never held up for long); true when built. An edit between steps starts
+   * it over; after a few restarts it is done in one go.
+   */
+  public boolean buildStep(LineSource deck, int lines) {
+    if (built) return true;
+    if (!building) {
+      version = versionOf(deck);
+      building = true;
+    }
+    if (!defs.buildStep(deck, version, scanner(), restarts > 3 ? Integer.MAX_VALUE : lines)) return false;
+    building = false;
+    restarts = 0;
+    includes = null;
+    recheck = true;
+    built = true;
+    return true;
+  }
+
+  /**
+   * As {@link #check}, with a whole check of the references in steps of about {@code lines} lines;
+   * true when done.
+   */
+  public boolean checkStep(LineSource deck, int lines) {
+    long fg = foreignGeneration();
+    if (fg != lastForeign) {
+      lastForeign = fg;
+      recheck = true;
+      refs.abandonCheck();
+    }
+    if (checkRefs && recheck) {
+      if (!refs.checkStep(deck, version, scanner(), this::count, restarts > 3 ? Integer.MAX_VALUE : lines)) return false;
+      recheck = false;
+      undefinedCount = 0;
+      restarts = 0;
+    }
+    check(deck);
+    return true;
+  }
+
+  /** Lines {@code [first, last)} were replaced by {@code count} lines (the deck holds the new ones). */
+  public void edited(LineSource deck, int first, int last, int count) {
+    if (!built) {
+      if (building) {
+        defs.abandonBuild();
+        building = false;
+        restarts++;
+      }
+      return;
+    }
+    includes = shifted(includes, deck, first, last, count);
+    if (first < DeckVersion.SCAN_LINES && versionOf(deck) != version) {
+      build(deck);
+      return;
+    }
+    boolean changed = defs.edit(deck, first, last, count, version, scanner());
+    if (refs.dropped() > 0) recheck = true; // capped: only a whole check counts them right
+    if (recheck) { // everything is checked at the next check anyway (a check in steps starts over)
+      refs.abandonCheck();
+      restarts++;
+      return;
+    }
+    if (checkRefs) refs.edit(deck, first, last, count, version, scanner(), this::count);
+    if (!changed) return;
+    for (int i = 0; i < defs.touchedCount(); i++) {
+      long k = defs.touchedKey(i);
+      if (defs.touchedDefined(i)) {
+        refs.defined(k);
+      } else {
+        if (undefinedCount == undefinedKeys.length) {
+          if (undefinedCount >= 4096) {
+            recheck = true;
+            undefinedCount = 0;
+            return;
+          }
+          undefinedKeys = Arrays.copyOf(undefinedKeys, undefinedCount * 2);
+        }
+        undefinedKeys[undefinedCount++] = k;
+      }
+    }
+  }
+
+  /** How many times the tree defines {@code key}: this deck and the others. */
+  public int count(long key) {
+    int c = defs.count(key);
+    for (DefTable d : foreign) c += d.count(key);
+    return c;
+  }
+
+  private static final byte[] INCLU = org.nvimpam.deck.LineBytes.ascii("INCLU");
+
+  /**
+   * The INCLU lines after an edit: the same, moved by the lines it added or removed, unless it
+   * touched one (or its continuation) or wrote one; then null (read again when needed).
+   */
+  private static List<IncludeLine> shifted(List<IncludeLine> list, LineSource deck, int first, int last, int count) {
+    if (list == null) return null;
+    for (IncludeLine il : list) {
+      if (il.line() + 1 >= first && il.line() < last) return null;
+    }
+    for (int i = first; i < first + count && i < deck.lineCount(); i++) {
+      if (org.nvimpam.deck.LineBytes.startsWith(deck.bytes(i), deck.start(i), deck.contentLength(i), INCLU)) return null;
+    }
+    int delta = count - (last - first);
+    if (delta == 0) return list;
+    List<IncludeLine> out = new java.util.ArrayList<>(list.size());
+    for (IncludeLine il : list) {
+      out.add(il.line() >= last ? new IncludeLine(il.line() + delta, il.from(), il.to(), il.name()) : il);
+    }
+    return out;
+  }
+
+  /** This deck's INCLU lines (read again after edits). */
+  public List<IncludeLine> includes(LineSource deck) {
+    if (includes == null) includes = IncludeLine.of(deck);
+    return includes;
+  }
+
+  /**
+   * The include tree was resolved: the other decks' definitions count from now on ({@code
+   * checkRefs}: whether undefined references are problems here), the tree's problems on this deck's
+   * INCLU lines, and the version an including deck gives this one (-1: none).
+   */
+  public void tree(List<DefTable> others, List<TreeProblem> problems, boolean checkRefs, int inheritedVersion,
+      LineSource deck) {
+    boolean same = others.size() == foreign.size();
+    for (int i = 0; same && i < others.size(); i++) same = others.get(i) == foreign.get(i);
+    if (!same || checkRefs != this.checkRefs) recheck = true;
+    foreign = List.copyOf(others);
+    treeProblems = List.copyOf(problems);
+    this.checkRefs = checkRefs;
+    if (inheritedVersion != inherited) {
+      inherited = inheritedVersion;
+      if (built && versionOf(deck) != version) build(deck);
+    }
+  }
+
+  /** The generations of the other decks, to tell when one changed (their ids may make or fix problems). */
+  public long foreignGeneration() {
+    long g = 0;
+    for (DefTable d : foreign) g = g * 31 + d.generation();
+    return g;
+  }
+
+  private long lastForeign = Long.MIN_VALUE;
+
+  /** Brings the reference problems up to date (the expensive part: off Neovim's main loop). */
+  public void check(LineSource deck) {
+    long fg = foreignGeneration();
+    if (fg != lastForeign) {
+      lastForeign = fg;
+      recheck = true;
+    }
+    if (!checkRefs) {
+      refs.clear();
+      recheck = false;
+      undefinedCount = 0;
+    } else if (recheck) {
+      refs.checkAll(deck, version, scanner(), this::count);
+      recheck = false;
+      undefinedCount = 0;
+    } else if (undefinedCount > 0) {
+      long[] ks = new long[undefinedCount];
+      int n = 0;
+      for (int i = 0; i < undefinedCount; i++) {
+        if (count(undefinedKeys[i]) == 0) ks[n++] = undefinedKeys[i];
+      }
+      undefinedCount = 0;
+      refs.undefined(deck, version, scanner(), this::count, ks, n);
+    }
+    defs.prepare(); // the lookups' block summaries, ready for the next goto
+    long dg = defs.generation() * 31 + fg;
+    if (dg != dupGeneration) {
+      dupGeneration = dg;
+      duplicates();
+    }
+  }
+
+  private void duplicates() {
+    if (defs.duplicated() == 0 && foreign.isEmpty()) {
+      dupLines = new int[0];
+      dupDefs = new int[0];
+      return;
+    }
+    int[] lines = new int[16];
+    int[] which = new int[16];
+    int n = 0;
+    for (int d = 0; d < defs.size(); d++) {
+      if (count(defs.key(d)) < 2) continue;
+      if (n == lines.length) {
+        lines = Arrays.copyOf(lines, n * 2);
+        which = Arrays.copyOf(which, n * 2);
+      }
+      lines[n] = defs.line(d);
+      which[n++] = d;
+    }
+    dupLines = Arrays.copyOf(lines, n);
+    dupDefs = Arrays.copyOf(which, n);
+  }
+
+  /** Every cross-reference problem, in line order; the first {@code cap} with their messages. */
+  public Snapshot snapshot(LineSource deck, int cap) {
+    int total = refs.size() + refs.dropped() + dupLines.length + treeProblems.size();
+    int n = Math.min(cap, refs.size() + dupLines.length + treeProblems.size());
+    int[] at = new int[4 * n];
+    byte[][] messages = new byte[n][];
+    int i = 0;
+    int j = 0;
+    int t = 0;
+    CardLayouts table = scanner().table();
+    for (int k = 0; k < n; k++) {
+      int li = i < refs.size() ? refs.line(i) : Integer.MAX_VALUE;
+      int lj = j < dupLines.length ? dupLines[j] : Integer.MAX_VALUE;
+      int lt = t < treeProblems.size() ? treeProblems.get(t).line() : Integer.MAX_VALUE;
+      String m;
+      if (lt <= li && lt <= lj) {
+        TreeProblem p = treeProblems.get(t++);
+        at[4 * k] = p.line();
+        at[4 * k + 1] = p.from();
+        at[4 * k + 2] = p.to();
+        m = p.message();
+      } else if (li <= lj) {
+        at[4 * k] = li;
+        at[4 * k + 1] = refs.from(i);
+        at[4 * k + 2] = refs.to(i);
+        long key = refs.key(i);
+        m = where(table, refs.entry(i), refs.row(i), refs.field(i)) + IdKinds.name(IdKinds.kindOf(key)) + " "
+            + IdKinds.idOf(key) + (refs.field(i) < 0 ? " (in the selection)" : "") + " is not defined";
+        i++;
+      } else {
+        int d = dupDefs[j++];
+        int line = defs.line(d);
+        at[4 * k] = line;
+        long key = defs.key(d);
+        int[] span = span(deck, line, IdKinds.idOf(key));
+        at[4 * k + 1] = span[0];
+        at[4 * k + 2] = span[1];
+        m = word(deck, line) + IdKinds.name(IdKinds.kindOf(key)) + " " + IdKinds.idOf(key) + " is defined "
+            + count(key) + " times";
+      }
+      at[4 * k + 3] = 1;
+      messages[k] = m.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+    return new Snapshot(total, at, messages);
+  }
+
+  /** The snapshot to send, or null when Neovim already shows exactly it. */
+  public Snapshot changedSnapshot(LineSource deck, int cap) {
+    Snapshot s = snapshot(deck, cap);
+    if (s.equals(sent)) return null;
+    sent = s;
+    return s;
+  }
+
+  /** Forget what Neovim shows (the namespace was cleared). */
+  public void forgetSent() {
+    sent = null;
+  }
+
+  private static String where(CardLayouts table, int entry, int row, int field) {
+    CardLayout c = table.entry(entry);
+    if (row < 0 || field < 0) return c.word() + ": ";
+    return c.word() + " / " + c.rows().get(row).fields().get(field).name() + ": ";
+  }
+
+  private static String word(LineSource deck, int line) {
+    int s = IdScanner.cardStart(deck, line);
+    byte[] a = deck.bytes(s);
+    int off = deck.start(s);
+    int len = Math.min(6, deck.contentLength(s));
+    int e = len;
+    while (e > 0 && a[off + e - 1] == ' ') e--;
+    return new String(a, off, e, java.nio.charset.StandardCharsets.ISO_8859_1) + ": ";
+  }
+
+  /** The columns of {@code id}'s digits on the line (the first place they appear after column 8). */
+  private static int[] span(LineSource deck, int line, int id) {
+    byte[] digits = Integer.toString(id).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    byte[] a = deck.bytes(line);
+    int off = deck.start(line);
+    int len = deck.contentLength(line);
+    for (int s = 0; s + digits.length <= len; s++) {
+      boolean ok = s == 0 || a[off + s - 1] < '0' || a[off + s - 1] > '9';
+      for (int k = 0; ok && k < digits.length; k++) ok = a[off + s + k] == digits[k];
+      if (ok && (s + digits.length == len || a[off + s + digits.length] < '0' || a[off + s + digits.length] > '9')) {
+        return new int[] {s, s + digits.length};
+      }
+    }
+    return new int[] {0, Math.min(len, 8)};
+  }
+
+  /** Problems as lua/nvimpam/ids.lua's set() takes them: a flat {@code [lnum, col, end_col, severity, message, …]}. */
+  public record Snapshot(int total, int[] at, byte[][] messages) {
+    public void packItems(org.msgpack.core.MessagePacker out) throws java.io.IOException {
+      out.packArrayHeader(5 * messages.length);
+      for (int p = 0; p < messages.length; p++) {
+        out.packInt(at[4 * p]).packInt(at[4 * p + 1]).packInt(at[4 * p + 2]).packInt(at[4 * p + 3]);
+        out.packRawStringHeader(messages[p].length).writePayload(messages[p]);
+      }
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Snapshot s && s.total == total && Arrays.equals(s.at, at) && Arrays.deepEquals(s.messages, messages);
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * total + Arrays.hashCode(at);
+    }
+  }
+
+  /** Heap held by the index (definitions, problems). */
+  public long heapBytes() {
+    return defs.heapBytes() + refs.heapBytes() + 4L * (dupLines.length + dupDefs.length);
+  }
+
+  /** Whether this deck's checks count {@code d}'s definitions (it is part of this deck's tree). */
+  public boolean counts(DefTable d) {
+    for (DefTable f : foreign) {
+      if (f == d) return true;
+    }
+    return false;
+  }
+}

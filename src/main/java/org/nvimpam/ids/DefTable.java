@@ -1,0 +1,302 @@
+package org.nvimpam.ids;
+
+import java.util.Arrays;
+import org.nvimpam.deck.LineSource;
+
+/**
+ * The ids one deck defines, in line order (three primitive arrays: 9 bytes a definition), and how
+ * many times each is defined ({@link IdCounts}). Kept up to date across edits: an edit scans
+ * again only from the card header at or before it to the next card header after it, and shifts
+ * the lines below. Its monitor is a leaf lock (nothing is called while it is held), so that
+ * another buffer's checks may count its ids; the line-order accessors are for the owner, who holds
+ * its deck's lock.
+ */
+public final class DefTable {
+  private int[] lines = new int[64];
+  private int[] ids = new int[64];
+  private byte[] kinds = new byte[64];
+  private int size;
+  private final IdCounts counts = new IdCounts();
+  private long generation; // bumped whenever the set of defined keys (or their counts) changes
+  private int duplicated; // keys defined more than once
+
+  // scratch of an edit
+  private int[] nLines = new int[16];
+  private int[] nIds = new int[16];
+  private byte[] nKinds = new byte[16];
+  private int nSize;
+  private int buildPos = -1; // a build in steps: the next line to read; -1: none
+  // Per block of 256 definitions: the least and greatest id and the kinds in it, so that a lookup
+  // reads only the blocks that may hold the id (ids mostly ascend with the lines). Valid for the
+  // first `summarized` blocks; an edit that changes the number of definitions cuts that back.
+  private static final int BLOCK_BITS = 8;
+  private int[] bMin = new int[0];
+  private int[] bMax = new int[0];
+  private int[] bKinds = new int[0];
+  private int summarized;
+  private long[] touched = new long[8];
+  private int touchedCount;
+
+  public int size() {
+    return size;
+  }
+
+  public int line(int d) {
+    return lines[d];
+  }
+
+  public int id(int d) {
+    return ids[d];
+  }
+
+  public int kind(int d) {
+    return kinds[d];
+  }
+
+  public long key(int d) {
+    return IdKinds.key(kinds[d], ids[d]);
+  }
+
+  /** How many times this deck defines {@code key}. */
+  public synchronized int count(long key) {
+    return counts.get(key);
+  }
+
+  /** Changes whenever what is defined changes. */
+  public synchronized long generation() {
+    return generation;
+  }
+
+  /** Keys this deck defines more than once. */
+  public int duplicated() {
+    return duplicated;
+  }
+
+  public long heapBytes() {
+    return 9L * lines.length + counts.heapBytes() + 9L * nLines.length + 12L * bMin.length + 64;
+  }
+
+  /** Reads every definition of {@code deck}. */
+  public synchronized void build(LineSource deck, int version, IdScanner scanner) {
+    buildPos = -1;
+    buildStep(deck, version, scanner, Integer.MAX_VALUE);
+  }
+
+  /**
+   * Reads the definitions of the next cards of a build in steps (about {@code lines} lines; the
+   * caller lets go of the deck between steps); true when the deck is read and the table replaced.
+   * The table stays as it was until then. {@link #abandonBuild} starts over (the deck changed).
+   */
+  public synchronized boolean buildStep(LineSource deck, int version, IdScanner scanner, int lines) {
+    if (buildPos < 0) {
+      nSize = 0;
+      buildPos = 0;
+    }
+    int n = deck.lineCount();
+    int end = IdScanner.cardEnd(deck, (int) Math.min(n, (long) buildPos + Math.max(1, lines)));
+    scanner.scan(deck, buildPos, end, version, false, this::collect);
+    buildPos = end;
+    if (end < n) return false;
+    buildPos = -1;
+    size = 0;
+    counts.clear();
+    duplicated = 0;
+    swap();
+    summarized = 0;
+    counts.reserve(size);
+    for (int d = 0; d < size; d++) {
+      if (counts.add(key(d), 1) == 2) duplicated++;
+    }
+    prepare();
+    generation++;
+    return true;
+  }
+
+  /** Forgets a build in steps (the deck changed under it). */
+  public synchronized void abandonBuild() {
+    buildPos = -1;
+    nSize = 0;
+  }
+
+  /**
+   * Lines {@code [first, lastOld)} were replaced by {@code count} lines (0-based, old numbering;
+   * the deck holds the new ones): reads the cards they touch again. Returns whether what is
+   * defined changed.
+   */
+  public synchronized boolean edit(LineSource deck, int first, int lastOld, int count, int version, IdScanner scanner) {
+    int delta = count - (lastOld - first);
+    int s = IdScanner.cardStart(deck, first);
+    int e = IdScanner.cardEnd(deck, first + count);
+    nSize = 0;
+    scanner.scan(deck, s, e, version, false, this::collect);
+    int a = firstAtOrAfter(s);
+    int b = firstAtOrAfter(e - delta);
+    boolean changed = b - a != nSize;
+    for (int k = 0; k < nSize && !changed; k++) {
+      changed = ids[a + k] != nIds[k] || kinds[a + k] != nKinds[k];
+    }
+    touchedCount = 0;
+    for (int d = a; d < b; d++) {
+      long k = key(d);
+      int c = counts.add(k, -1);
+      if (c == 1) duplicated--;
+      if (changed && c == 0) touch(k, false);
+    }
+    for (int k = 0; k < nSize; k++) {
+      long key = IdKinds.key(nKinds[k], nIds[k]);
+      int c = counts.add(key, 1);
+      if (c == 2) duplicated++;
+      if (changed && c == 1) touch(key, true);
+    }
+    int tail = size - b;
+    int n = a + nSize + tail;
+    if (n > lines.length) grow(n);
+    int dst = a + nSize;
+    if (dst != b) { // the definitions below move only when the edit changed their number
+      System.arraycopy(lines, b, lines, dst, tail);
+      System.arraycopy(ids, b, ids, dst, tail);
+      System.arraycopy(kinds, b, kinds, dst, tail);
+    }
+    if (delta != 0) {
+      for (int i = dst; i < dst + tail; i++) lines[i] += delta;
+    }
+    System.arraycopy(nLines, 0, lines, a, nSize);
+    System.arraycopy(nIds, 0, ids, a, nSize);
+    System.arraycopy(nKinds, 0, kinds, a, nSize);
+    size = n;
+    if (b - a == nSize) {
+      for (int k = a >>> BLOCK_BITS; k < summarized && (k << BLOCK_BITS) < a + nSize; k++) summarize(k);
+    } else {
+      summarized = Math.min(summarized, a >>> BLOCK_BITS);
+    }
+    if (nLines.length > 1024) shrinkScratch();
+    if (changed) generation++;
+    return changed;
+  }
+
+  private void touch(long key, boolean defined) {
+    if (touchedCount == touched.length) touched = Arrays.copyOf(touched, touchedCount * 2);
+    touched[touchedCount++] = defined ? key : ~key;
+  }
+
+  /**
+   * After {@link #edit}: how many keys it made defined (none before) or undefined (none left), and
+   * each of them; {@link #touchedKey} gives the key, {@link #touchedDefined} which way.
+   */
+  public int touchedCount() {
+    return touchedCount;
+  }
+
+  public long touchedKey(int i) {
+    long k = touched[i];
+    return k < 0 ? ~k : k;
+  }
+
+  public boolean touchedDefined(int i) {
+    return touched[i] >= 0;
+  }
+
+  /** The first definition at or after {@code line}. */
+  public int firstAtOrAfter(int line) {
+    int lo = 0;
+    int hi = size;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (lines[mid] < line) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** The lines defining {@code key}, ascending, at most {@code max}. */
+  public synchronized int[] linesOf(long key, int max) {
+    int kind = IdKinds.kindOf(key);
+    int id = IdKinds.idOf(key);
+    int c = Math.min(max, counts.get(key));
+    int[] out = new int[c];
+    if (c == 0) return out;
+    int blocks = prepare();
+    int bit = 1 << kind;
+    int n = 0;
+    for (int k = 0; k < blocks && n < c; k++) {
+      if ((bKinds[k] & bit) == 0 || id < bMin[k] || id > bMax[k]) continue;
+      int end = Math.min(size, (k + 1) << BLOCK_BITS);
+      for (int d = k << BLOCK_BITS; d < end && n < c; d++) {
+        if (ids[d] == id && kinds[d] == kind) out[n++] = lines[d];
+      }
+    }
+    return n == c ? out : Arrays.copyOf(out, n);
+  }
+
+  /**
+   * Brings the per-block summaries of lookups up to date (after a build, or an edit that changed
+   * the number of definitions); returns the number of blocks. The checks call it off Neovim's main
+   * loop, so that a goto finds them ready.
+   */
+  public synchronized int prepare() {
+    int blocks = (size + (1 << BLOCK_BITS) - 1) >>> BLOCK_BITS;
+    if (bMin.length < blocks) {
+      int cap = Math.max(blocks, bMin.length + (bMin.length >> 1) + 16);
+      bMin = Arrays.copyOf(bMin, cap);
+      bMax = Arrays.copyOf(bMax, cap);
+      bKinds = Arrays.copyOf(bKinds, cap);
+    }
+    for (int k = summarized; k < blocks; k++) summarize(k);
+    summarized = blocks;
+    return blocks;
+  }
+
+  private void summarize(int k) {
+    int lo = Integer.MAX_VALUE;
+    int hi = Integer.MIN_VALUE;
+    int ks = 0;
+    int end = Math.min(size, (k + 1) << BLOCK_BITS);
+    for (int d = k << BLOCK_BITS; d < end; d++) {
+      lo = Math.min(lo, ids[d]);
+      hi = Math.max(hi, ids[d]);
+      ks |= 1 << kinds[d];
+    }
+    bMin[k] = lo;
+    bMax[k] = hi;
+    bKinds[k] = ks;
+  }
+
+  private void collect(int line, int from, int to, int kind, int lo, int hi, boolean def) {
+    if (!def) return;
+    if (nSize == nLines.length) {
+      int c = nSize * 2;
+      nLines = Arrays.copyOf(nLines, c);
+      nIds = Arrays.copyOf(nIds, c);
+      nKinds = Arrays.copyOf(nKinds, c);
+    }
+    nLines[nSize] = line;
+    nIds[nSize] = lo;
+    nKinds[nSize] = (byte) kind;
+    nSize++;
+  }
+
+  /** A whole build: the scratch arrays become the table. */
+  private void swap() {
+    lines = nLines.length == nSize ? nLines : Arrays.copyOf(nLines, Math.max(16, nSize));
+    ids = Arrays.copyOf(nIds, lines.length);
+    kinds = Arrays.copyOf(nKinds, lines.length);
+    size = nSize;
+    nLines = new int[16];
+    nIds = new int[16];
+    nKinds = new byte[16];
+    nSize = 0;
+  }
+
+  private void shrinkScratch() {
+    nLines = new int[16];
+    nIds = new int[16];
+    nKinds = new byte[16];
+  }
+
+  private void grow(int n) {
+    int c = Math.max(n, lines.length + (lines.length >> 1) + 16);
+    lines = Arrays.copyOf(lines, c);
+    ids = Arrays.copyOf(ids, c);
+    kinds = Arrays.copyOf(kinds, c);
+  }
+}

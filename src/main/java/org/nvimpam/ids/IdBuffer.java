@@ -1,0 +1,20 @@
+package org.nvimpam.ids;
+
+import java.nio.file.Path;
+import java.util.function.BiFunction;
+import org.nvimpam.deck.LineSource;
+
+/** A buffer the plugin folds live, as the id features see it. */
+public interface IdBuffer {
+  /** Neovim's buffer number. */
+  long bufferId();
+
+  /** The buffer's file (absolute, normalized), null when unknown. */
+  Path file();
+
+  /**
+   * Runs {@code f} with the buffer's ids and deck under the buffer's lock (held only for {@code
+   * f}); null when the buffer is not live (still loading, or closed).
+   */
+  <T> T withIds(BiFunction<BufferIds, LineSource, T> f);
+}

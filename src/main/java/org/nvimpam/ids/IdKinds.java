@@ -1,0 +1,58 @@
+package org.nvimpam.ids;
+
+import java.util.List;
+
+/**
+ * The id kinds of the card-layout table (docs/CARDS.md, "Id kinds") as small codes, and the key
+ * an id of a kind is held under: {@code kind << 32 | id}, id a positive int.
+ */
+public final class IdKinds {
+  /** The kinds, by code; code 0 is no kind. */
+  public static final List<String> NAMES = List.of("", "node", "element", "part", "material", "function", "group",
+      "frame", "sensor", "contact", "rbody", "constraint", "load", "output", "section", "ply", "layer", "mpc", "link",
+      "numpar");
+  public static final int NODE = 1;
+  public static final int ELEMENT = 2;
+  public static final int PART = 3;
+  public static final int GROUP = 6;
+
+  private IdKinds() {}
+
+  /** The code of a kind's name, 0 for none (null or unknown). */
+  public static int code(String name) {
+    if (name == null) return 0;
+    int c = NAMES.indexOf(name);
+    return Math.max(c, 0);
+  }
+
+  public static String name(int code) {
+    return code > 0 && code < NAMES.size() ? NAMES.get(code) : "id";
+  }
+
+  public static long key(int kind, int id) {
+    return ((long) kind << 32) | (id & 0xFFFFFFFFL);
+  }
+
+  public static int kindOf(long key) {
+    return (int) (key >>> 32);
+  }
+
+  public static int idOf(long key) {
+    return (int) key;
+  }
+
+  /**
+   * The kind a GES selection word selects ({@code PART}, {@code NOD}, {@code ELE>NOD}…) in bytes
+   * {@code [s, e)}: the kind of its ids, 0 for words whose items are no ids of a kind we index.
+   */
+  static int gesKind(byte[] a, int s, int e) {
+    int n = e - s;
+    int p = s;
+    if (n > 3 && a[p] == 'D' && a[p + 1] == 'E' && a[p + 2] == 'L') p += 3; // DELNOD, DELELE, DELPART, DELGRP
+    if (p < e && a[p] == 'O') p++; // OGRP
+    if (e - p >= 4 && a[p] == 'P' && a[p + 1] == 'A' && a[p + 2] == 'R' && a[p + 3] == 'T') return PART;
+    if (e - p >= 3 && a[p] == 'N' && a[p + 1] == 'O' && a[p + 2] == 'D') return NODE;
+    if (e - p >= 3 && a[p] == 'E' && a[p + 1] == 'L' && a[p + 2] == 'E') return ELEMENT;
+    return 0;
+  }
+}

@@ -1,0 +1,245 @@
+package org.nvimpam.ids;
+
+import org.nvimpam.deck.CardLayout;
+import org.nvimpam.deck.CardLayouts;
+import org.nvimpam.deck.FieldLayout;
+import org.nvimpam.deck.FieldType;
+import org.nvimpam.deck.LineBytes;
+import org.nvimpam.deck.LineSource;
+import org.nvimpam.deck.RowLayout;
+import org.nvimpam.deck.RowWalker;
+
+/**
+ * Finds the ids a deck's lines define and reference: the fields of the card-layout table with
+ * {@code def=KIND} or {@code ref=KIND}, and the items of GES selection lines ({@code PART 1 2},
+ * {@code NOD 5:9}). Walks cards as {@link RowWalker} does; reads the bytes in place and allocates
+ * nothing per line. Not thread-safe.
+ */
+public final class IdScanner {
+  /** Told every id found, in line order. */
+  public interface Sink {
+    /**
+     * An id on {@code line} in bytes {@code [from, to)}: a single id ({@code lo == hi}) or a GES
+     * range {@code lo:hi}; {@code def} when the field defines it.
+     */
+    void id(int line, int from, int to, int kind, int lo, int hi, boolean def);
+  }
+
+  private static final int[] NONE = new int[0];
+
+  private final CardLayouts table;
+  private final RowWalker walker;
+  private final int[][][] compiled; // by entry, then row: [from, to, kind, def, field] per id field
+  private final int[] kindsOf; // by entry: bit k set when a field (or a GES row) may name kind k; -1 unknown
+  private int mask = -1; // the kinds the current scan reports
+  private LineSource src;
+  private Sink sink;
+  private boolean refs;
+  private int entry = -1;
+  private int row = -1;
+  private int field = -1;
+
+  public IdScanner(CardLayouts table) {
+    this.table = table;
+    this.walker = new RowWalker(table);
+    this.compiled = new int[table.entries().size()][][];
+    this.kindsOf = new int[table.entries().size()];
+    java.util.Arrays.fill(kindsOf, -1);
+  }
+
+  /** The kinds entry {@code e}'s cards may define or reference, as a bit set. */
+  private int kindsOf(int e) {
+    int k = kindsOf[e];
+    if (k != -1) return k;
+    k = 0;
+    for (RowLayout r : table.entry(e).rows()) {
+      if (r.kind() == RowLayout.Kind.GES) k |= 1 << IdKinds.NODE | 1 << IdKinds.ELEMENT | 1 << IdKinds.PART;
+      for (FieldLayout f : r.fields()) {
+        int c = idKind(f);
+        if (c != 0) k |= 1 << c;
+      }
+    }
+    return kindsOf[e] = k;
+  }
+
+  public CardLayouts table() {
+    return table;
+  }
+
+  /** The entry, row and field of the id last reported; field -1 on a GES line. */
+  public int entry() {
+    return entry;
+  }
+
+  public int row() {
+    return row;
+  }
+
+  public int field() {
+    return field;
+  }
+
+  /**
+   * Reports the ids of lines {@code [from, to)}, where {@code from} is 0 or a card header line and
+   * {@code to} a card header line or the line count. With {@code refs} false only definitions.
+   */
+  public void scan(LineSource deck, int from, int to, int version, boolean refs, Sink sink) {
+    scan(deck, from, to, version, refs, -1, sink);
+  }
+
+  /**
+   * As {@link #scan(LineSource, int, int, int, boolean, Sink)}, reporting only ids of the kinds in
+   * {@code kinds} (bit k for kind k): cards that can hold none are skipped unread.
+   */
+  public void scan(LineSource deck, int from, int to, int version, boolean refs, int kinds, Sink sink) {
+    this.mask = kinds;
+    this.src = deck;
+    this.sink = sink;
+    this.refs = refs;
+    int i = from;
+    try {
+      while (i < to) {
+        int g = table.groupOf(deck.bytes(i), deck.start(i), deck.contentLength(i));
+        if (g < 0) {
+          i++;
+          continue;
+        }
+        int e = table.pick(g, version);
+        if (e < 0) e = table.group(g)[0]; // older than every layout: its oldest
+        if ((kindsOf(e) & mask) == 0) {
+          i = cardEnd(deck, i + 1); // a card ends at the next card header line, whatever its rows
+          continue;
+        }
+        entry = e;
+        i = walker.walkCard(deck, i, e, this::line);
+      }
+    } finally {
+      this.src = null;
+      this.sink = null;
+    }
+  }
+
+  /** The card header line at or before {@code line} (0 when none). */
+  public static int cardStart(LineSource deck, int line) {
+    int n = deck.lineCount();
+    int s = Math.min(line, n);
+    while (s > 0 && (s == n || LineBytes.headerWord(deck.bytes(s), deck.start(s), deck.contentLength(s)) == 0)) s--;
+    return s;
+  }
+
+  /** The first card header line after {@code line}, or the line count. */
+  public static int cardEnd(LineSource deck, int line) {
+    int n = deck.lineCount();
+    int e = Math.max(0, Math.min(line, n));
+    while (e < n && LineBytes.headerWord(deck.bytes(e), deck.start(e), deck.contentLength(e)) == 0) e++;
+    return e;
+  }
+
+  private int[] fields(int e, int r) {
+    int[][] c = compiled[e];
+    if (c == null) {
+      CardLayout card = table.entry(e);
+      c = new int[card.rows().size()][];
+      for (int k = 0; k < c.length; k++) {
+        RowLayout rl = card.rows().get(k);
+        int n = 0;
+        for (FieldLayout f : rl.fields()) {
+          if (idKind(f) != 0) n++;
+        }
+        int[] a = n == 0 ? NONE : new int[5 * n];
+        int j = 0;
+        for (int fi = 0; fi < rl.fields().size(); fi++) {
+          FieldLayout f = rl.fields().get(fi);
+          int kind = idKind(f);
+          if (kind == 0) continue;
+          a[j++] = f.from() - 1;
+          a[j++] = f.to();
+          a[j++] = kind;
+          a[j++] = f.defines() != null ? 1 : 0;
+          a[j++] = fi;
+        }
+        c[k] = a;
+      }
+      compiled[e] = c;
+    }
+    return c[r];
+  }
+
+  /** The kind of an integer id field, 0 for other fields (text-named ids are not indexed). */
+  private static int idKind(FieldLayout f) {
+    if (f.type() != FieldType.INT && f.type() != FieldType.INT_OR_BLANK) return 0;
+    return IdKinds.code(f.defines() != null ? f.defines() : f.references());
+  }
+
+  private void line(int line, int code) {
+    byte[] a = src.bytes(line);
+    int off = src.start(line);
+    int len = src.contentLength(line);
+    if (code >= 0) {
+      int[] f = fields(entry, code);
+      row = code;
+      for (int k = 0; k < f.length; k += 5) {
+        boolean def = f[k + 3] == 1;
+        if (!def && !refs) continue;
+        if ((mask & (1 << f[k + 2])) == 0) continue;
+        int s = f[k];
+        if (s >= len) break;
+        int e = Math.min(f[k + 1], len);
+        while (s < e && a[off + s] == ' ') s++;
+        while (e > s && a[off + e - 1] == ' ') e--;
+        int v = positive(a, off + s, off + e);
+        if (v > 0) {
+          field = f[k + 4];
+          sink.id(line, s, e, f[k + 2], v, v, def);
+        }
+      }
+    } else if (code == RowWalker.GES && refs) {
+      row = -1;
+      field = -1;
+      ges(a, off, len, line);
+    }
+  }
+
+  /** The items of a GES selection line: 8 blanks, the word, then blank-separated items. */
+  private void ges(byte[] a, int off, int len, int line) {
+    int end = Math.min(len, 80);
+    int i = 8;
+    int w = i;
+    while (w < end && a[off + w] != ' ') w++;
+    int kind = IdKinds.gesKind(a, off + i, off + w);
+    if (kind == 0 || (mask & (1 << kind)) == 0) return;
+    i = w;
+    while (i < end) {
+      while (i < end && a[off + i] == ' ') i++;
+      int s = i;
+      while (i < end && a[off + i] != ' ') i++;
+      if (s == i) break;
+      int colon = -1;
+      for (int k = s; k < i; k++) {
+        if (a[off + k] == ':') colon = k;
+      }
+      if (colon < 0) {
+        int v = positive(a, off + s, off + i);
+        if (v > 0) sink.id(line, s, i, kind, v, v, false);
+      } else {
+        int lo = positive(a, off + s, off + colon);
+        int hi = positive(a, off + colon + 1, off + i);
+        if (lo > 0 && hi >= lo) sink.id(line, s, i, kind, lo, hi, false);
+      }
+    }
+  }
+
+  /** The positive integer in bytes {@code [s, e)} (an optional +, then digits), else 0. */
+  static int positive(byte[] a, int s, int e) {
+    if (s < e && a[s] == '+') s++;
+    if (s >= e) return 0;
+    long v = 0;
+    for (int i = s; i < e; i++) {
+      byte b = a[i];
+      if (b < '0' || b > '9') return 0;
+      v = v * 10 + (b - '0');
+      if (v > Integer.MAX_VALUE) return 0;
+    }
+    return (int) v;
+  }
+}

@@ -1,0 +1,47 @@
+package org.nvimpam.ids;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.nvimpam.deck.LineBytes;
+import org.nvimpam.deck.LineSource;
+
+/**
+ * One {@code INCLU / } line of a deck: its 0-based line and the file name of columns 9–80 (quotes
+ * removed), continued on the next line where column 81 holds {@code &} or {@code -} (as
+ * {@link org.nvimpam.deck.Includes} reads it), and the columns of the name on its first line.
+ */
+public record IncludeLine(int line, int from, int to, String name) {
+  private static final byte[] INCLU = LineBytes.ascii("INCLU /");
+
+  /** The INCLU lines of {@code src}, in order. */
+  public static List<IncludeLine> of(LineSource src) {
+    List<IncludeLine> out = new ArrayList<>();
+    int n = src.lineCount();
+    for (int i = 0; i < n; i++) {
+      byte[] a = src.bytes(i);
+      int off = src.start(i);
+      int len = src.contentLength(i);
+      if (len < 8 || a[off] != 'I' || !LineBytes.startsWith(a, off, len, INCLU)) continue;
+      int first = i;
+      int s = 8;
+      int e = Math.min(80, len);
+      while (s < e && a[off + s] == ' ') s++;
+      while (e > s && a[off + e - 1] == ' ') e--;
+      StringBuilder name = new StringBuilder(new String(a, off + s, e - s, StandardCharsets.UTF_8));
+      while (len > 80 && (a[off + 80] == '&' || a[off + 80] == '-') && i + 1 < n) {
+        i++;
+        a = src.bytes(i);
+        off = src.start(i);
+        len = src.contentLength(i);
+        name.append(new String(a, off, Math.min(80, len), StandardCharsets.UTF_8).trim());
+      }
+      String t = name.toString().trim();
+      if (t.length() >= 2 && (t.charAt(0) == '"' || t.charAt(0) == '\'') && t.charAt(t.length() - 1) == t.charAt(0)) {
+        t = t.substring(1, t.length() - 1);
+      }
+      if (!t.isEmpty()) out.add(new IncludeLine(first, s, Math.max(e, s + 1), t));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,137 @@
+package org.nvimpam.ids;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.nvimpam.deck.CardLayouts;
+import org.nvimpam.deck.Deck;
+import org.nvimpam.deck.LineSource;
+import org.nvimpam.deck.Lines;
+
+/** The id index kept across edits equals the index of the edited deck read anew. */
+class IdIndexTest {
+  private static final CardLayouts TABLE = CardLayouts.bundled();
+
+  private static String node(int id) {
+    return String.format("NODE  / %8d              0.              0.              0.", id);
+  }
+
+  private static String shell(int id, int part, int a, int b) {
+    return String.format("SHELL / %8d%8d%8d%8d%8d%8d", id, part, a, b, a, b);
+  }
+
+  private static final String[] PART = {"PART  /       %d   SHELL       0", "NAME p", "END_PART"};
+
+  private static String randomLine(SplittableRandom r) {
+    return switch (r.nextInt(6)) {
+      case 0, 1 -> node(1 + r.nextInt(30));
+      case 2, 3 -> shell(1 + r.nextInt(30), 1 + r.nextInt(5), 1 + r.nextInt(30), 1 + r.nextInt(30));
+      case 4 -> String.format("PART  / %8d   SHELL", 1 + r.nextInt(5));
+      default -> r.nextBoolean() ? "$ comment" : "        PART " + (1 + r.nextInt(5)) + " " + (1 + r.nextInt(5));
+    };
+  }
+
+  private static String defs(DefTable t) {
+    StringBuilder sb = new StringBuilder();
+    for (int d = 0; d < t.size(); d++) sb.append(t.line(d)).append(':').append(t.kind(d)).append(':').append(t.id(d)).append(' ');
+    return sb.toString();
+  }
+
+  private static String problems(RefProblems p) {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < p.size(); i++) {
+      sb.append(p.line(i)).append(':').append(p.from(i)).append('-').append(p.to(i)).append(':').append(p.key(i)).append(' ');
+    }
+    return sb.toString();
+  }
+
+  @Test
+  void definitionsAndUndefinedReferencesAfterRandomEditsEqualAFreshRead() {
+    SplittableRandom r = new SplittableRandom(7);
+    for (int round = 0; round < 40; round++) {
+      List<String> lines = new ArrayList<>();
+      lines.add("INPUTVERSION 2011");
+      for (int i = 0; i < 40; i++) lines.add(randomLine(r));
+      Deck deck = Deck.of(Lines.ofLatin1(lines.toArray(String[]::new)));
+      BufferIds ids = new BufferIds();
+      // the first build and check in steps of a few lines, with edits between the steps
+      while (!ids.buildStep(deck, 3)) {
+        if (r.nextInt(4) == 0) edit(r, lines, deck, ids);
+      }
+      ids.tree(List.of(), List.of(), true, -1, deck);
+      while (!ids.checkStep(deck, 3)) {
+        if (r.nextInt(4) == 0) edit(r, lines, deck, ids);
+      }
+      for (int e = 0; e < 25; e++) {
+        edit(r, lines, deck, ids);
+        ids.check(deck);
+        Deck fresh = Deck.of(Lines.ofLatin1(lines.toArray(String[]::new)));
+        BufferIds want = new BufferIds();
+        want.build(fresh);
+        want.tree(List.of(), List.of(), true, -1, fresh);
+        want.check(fresh);
+        String ctx = "round " + round + " edit " + e + ": " + lines;
+        assertEquals(defs(want.defs()), defs(ids.defs()), ctx);
+        assertEquals(problems(want.refs()), problems(ids.refs()), ctx);
+        assertEquals(want.defs().duplicated(), ids.defs().duplicated(), ctx);
+        for (int id = 1; id <= 30; id++) {
+          long key = IdKinds.key(IdKinds.NODE, id);
+          assertArrayEquals(want.defs().linesOf(key, 100), ids.defs().linesOf(key, 100), ctx + " node " + id);
+        }
+      }
+    }
+  }
+
+  /** A random edit of a few lines, to the list, the deck and the index. */
+  private static void edit(SplittableRandom r, List<String> lines, Deck deck, BufferIds ids) {
+    int n = lines.size();
+    int first = 1 + r.nextInt(n - 1);
+    int last = Math.min(n, first + r.nextInt(3));
+    int count = r.nextInt(3);
+    String[] repl = new String[count];
+    for (int k = 0; k < count; k++) repl[k] = randomLine(r);
+    for (int k = first; k < last; k++) lines.remove(first);
+    for (int k = 0; k < count; k++) lines.add(first + k, repl[k]);
+    deck.replace(first, last, Lines.ofLatin1(repl));
+    ids.edited(deck, first, last, count);
+  }
+
+  @Test
+  void aShellNamesItsPartAndFourNodes() {
+    LineSource d = Lines.ofLatin1("SHELL /      100      12       1       2       3       4");
+    List<String> seen = new ArrayList<>();
+    new IdScanner(TABLE).scan(d, 0, 1, 2011, true, (line, from, to, kind, lo, hi, def) ->
+        seen.add(IdKinds.name(kind) + " " + lo + (def ? " def" : "") + " " + from + "-" + to));
+    assertEquals(List.of("element 100 def 13-16", "part 12 22-24", "node 1 31-32", "node 2 39-40", "node 3 47-48",
+        "node 4 55-56"), seen);
+  }
+
+  @Test
+  void gesItemsAndRangesAreReferencesOfTheSelectedKind() {
+    LineSource d = Lines.ofLatin1("GROUP /        1 g", "        PART 7 3:9", "        NOD 5", "        END");
+    List<String> seen = new ArrayList<>();
+    new IdScanner(TABLE).scan(d, 0, d.lineCount(), 2011, true, (line, from, to, kind, lo, hi, def) ->
+        seen.add(line + " " + IdKinds.name(kind) + " " + lo + ":" + hi));
+    assertEquals(List.of("1 part 7:7", "1 part 3:9", "2 node 5:5"), seen);
+  }
+
+  @Test
+  void countsSurviveManyAddsAndRemovals() {
+    IdCounts c = new IdCounts();
+    SplittableRandom r = new SplittableRandom(3);
+    int[] want = new int[500];
+    for (int i = 0; i < 20_000; i++) {
+      int k = r.nextInt(500);
+      int d = want[k] > 0 && r.nextBoolean() ? -1 : 1;
+      want[k] += d;
+      c.add(IdKinds.key(1, k + 1), d);
+    }
+    int[] have = new int[500];
+    for (int k = 0; k < 500; k++) have[k] = c.get(IdKinds.key(1, k + 1));
+    assertArrayEquals(want, have);
+  }
+}

@@ -431,6 +431,18 @@ local function ask(method, args, ms, buf, late)
   return res
 end
 
+--- The next free id of `kind` in the deck of `buf` and the decks it includes (one more than the
+--- greatest defined), from the JVM's index; nil when the JVM is not running or does not answer
+--- within `ms`. :NvimpamCard gives a new card this id.
+---@param buf integer
+---@param kind string an id kind of the card-layout table ('node', 'element', 'part', ...)
+---@param ms integer
+---@return integer|nil
+function M.next_free(buf, kind, ms)
+  local res = ask('ids_next', { buf, kind }, ms, buf)
+  return type(res) == 'number' and res or nil
+end
+
 local function id_items(res, kind)
   local items = {}
   for _, it in ipairs(res) do

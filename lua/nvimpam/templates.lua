@@ -235,11 +235,12 @@ function M.keys()
 end
 
 --- The lines :NvimpamCard inserts for `key` in a deck of `version`: the user's template if there
---- is one, else the table's. Nil for an unknown key.
+--- is one, else the table's, with `values` (field name -> text) written in. Nil for an unknown key.
 ---@param key string
 ---@param version? integer
+---@param values? table
 ---@return string[]|nil
-function M.for_key(key, version)
+function M.for_key(key, version, values)
   local user = M.user_template(key)
   if user then
     return user
@@ -248,7 +249,21 @@ function M.for_key(key, version)
   if not list then
     return nil
   end
-  return M.lines((layout.pick(list, version)))
+  return M.lines((layout.pick(list, version)), { values = values })
+end
+
+-- The card's own id: the field of its header row that defines an id, with the next free id of
+-- its kind from the JVM's index (asked with a short deadline; nothing when it does not answer).
+local function own_id(buf, key, version)
+  local list = layout.get().by_key[key]
+  local e = list and layout.pick(list, version)
+  for _, f in ipairs(e and e.rows[1].fields or {}) do
+    if f.def then
+      local next_id = require('nvimpam.ids').next_free(buf, f.def, 200)
+      return next_id and { [f.name] = tostring(next_id) } or nil
+    end
+  end
+  return nil
 end
 
 --- Command-line completion of template keys (case-insensitive prefix).
@@ -293,17 +308,17 @@ end
 function M.insert(buf, key)
   buf = (buf == nil or buf == 0) and api.nvim_get_current_buf() or buf
   key = vim.trim(key or '')
-  local lines = M.for_key(key, span.version(buf))
-  if not lines then
+  if not layout.get().by_key[key] and not M.user_template(key) then
     -- Case-insensitive, for the hand-typed key.
     for _, k in ipairs(M.keys()) do
       if k:upper() == key:upper() then
         key = k
-        lines = M.for_key(k, span.version(buf))
         break
       end
     end
   end
+  local version = span.version(buf)
+  local lines = M.for_key(key, version, M.user_template(key) == nil and own_id(buf, key, version) or nil)
   if not lines then
     notify(string.format('no card template "%s" (<Tab> after :NvimpamCard completes the names)', key),
       vim.log.levels.ERROR)

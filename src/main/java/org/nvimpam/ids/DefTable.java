@@ -57,6 +57,15 @@ public final class DefTable {
     return IdKinds.key(kinds[d], ids[d]);
   }
 
+  /** The greatest id of kind {@code kind} (a code of {@link IdKinds}) this deck defines, or 0. */
+  public synchronized int maxId(int kind) {
+    int max = 0;
+    for (int d = 0; d < size; d++) {
+      if (kinds[d] == kind && ids[d] > max) max = ids[d];
+    }
+    return max;
+  }
+
   /** How many times this deck defines {@code key}. */
   public synchronized int count(long key) {
     return counts.get(key);

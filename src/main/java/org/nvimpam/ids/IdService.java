@@ -210,7 +210,7 @@ public final class IdService {
   /**
    * One call of lua/nvimpam/ids.lua; {@code args[0]} is the buffer ({@code b}), the rest as each
    * method says: ids_goto (kind, id), ids_refs (kind, id, max), ids_complete (kind, prefix, cap),
-   * ids_outline (), ids_rename (kind, old, new), ids_check ().
+   * ids_outline (), ids_rename (kind, old, new), ids_check (), ids_next (kind).
    */
   public Encoder call(String method, List<Object> args, IdBuffer b) {
     return switch (method) {
@@ -218,6 +218,7 @@ public final class IdService {
       case "ids_refs" -> references(b, str(args, 1), num(args, 2), (int) Math.min(Integer.MAX_VALUE, Math.max(1, num(args, 3))));
       case "ids_complete" -> complete(b, str(args, 1), str(args, 2), (int) Math.max(1, Math.min(10_000, num(args, 3))));
       case "ids_outline" -> outline(b);
+      case "ids_next" -> nextFree(b, str(args, 1));
       case "ids_rename" -> rename(b, str(args, 1), num(args, 2), num(args, 3));
       case "ids_check" -> {
         publish(b);
@@ -284,6 +285,19 @@ public final class IdService {
   private static void packWhere(MessagePacker out, IdTree.Member m) throws IOException {
     if (m.live() != null) out.packString("buf").packLong(m.live().bufferId());
     else out.packString("file").packString(m.path().toString());
+  }
+
+  /** The next free id of {@code kind} in {@code b}'s tree: one more than the greatest defined. */
+  public Encoder nextFree(IdBuffer b, String kind) {
+    int k = IdKinds.code(kind);
+    if (k == 0) throw new IllegalArgumentException("nvimpam: no id kind '" + kind + "'");
+    long max = 0;
+    for (IdTree.Member m : orderFrom(treeOf(b), b)) {
+      Integer x = IdTree.read(m, (deck, defs) -> defs.maxId(k));
+      if (x != null) max = Math.max(max, x);
+    }
+    long next = Math.min(Integer.MAX_VALUE, max + 1);
+    return out -> out.packLong(next);
   }
 
   /** Where {@code kind id} is defined in {@code b}'s tree: [{buf|file, lnum, text}]. */

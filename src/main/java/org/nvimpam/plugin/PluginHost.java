@@ -129,7 +129,7 @@ public final class PluginHost {
       case "info" -> info();
       case "bench" -> bench(buffer(args, 0));
       case "check" -> check(buffer(args, 0));
-      case "ids_goto", "ids_refs", "ids_complete", "ids_outline", "ids_rename", "ids_check" ->
+      case "ids_goto", "ids_refs", "ids_complete", "ids_outline", "ids_rename", "ids_check", "ids_next" ->
           ids.call(method, args, idBuffer(buffer(args, 0)));
       default -> throw new IllegalArgumentException("nvimpam has no call '" + method + "'");
     };

@@ -91,6 +91,20 @@ class IdsIT extends PluginTestBase {
   };
 
   @Test
+  void aNewCardGetsTheNextFreeIdOfItsKind() throws IOException {
+    setup("");
+    open("main.pc", BASE);
+    lua("vim.wait(15000, function() return require('nvimpam.ids').last[vim.api.nvim_get_current_buf()] ~= nil end, 20)");
+    cursor(11, 1);
+    nvim.command("NvimpamCard SHELL").join(); // below the run of SHELL cards
+    nvim.command("NvimpamCard PART:SHELL").join();
+    Object lines = lua("return vim.api.nvim_buf_get_lines(0, 0, -1, true)");
+    String all = String.valueOf(lines);
+    assertTrue(all.contains("SHELL /      102"), all);
+    assertTrue(all.contains("PART  /       13   SHELL"), all);
+  }
+
+  @Test
   void gotoJumpsFromAShellsPartFieldToThePartCard() throws IOException {
     setup("");
     open("main.pc", BASE);

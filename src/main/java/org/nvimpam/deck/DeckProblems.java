@@ -205,12 +205,13 @@ public final class DeckProblems {
       while (ve > vs && a[off + ve - 1] == ' ') ve--;
       if (vs == ve) continue;
       boolean ok;
-      if (c == INT || c == INT_OR_BLANK) {
-        ok = FieldForms.isInt(a, off + vs, off + ve) || (parameter |= FieldForms.isParameter(a, off + vs, off + ve));
-      } else if (c == FLOAT) {
-        ok = FieldForms.isFloat(a, off + vs, off + ve) || (parameter |= FieldForms.isParameter(a, off + vs, off + ve));
-      } else if (c == FLAGS) {
-        ok = FieldForms.isFlags(a, off + vs, off + ve) || (parameter |= FieldForms.isParameter(a, off + vs, off + ve));
+      if (c == INT || c == INT_OR_BLANK || c == FLOAT || c == FLAGS) {
+        ok = c == FLOAT ? FieldForms.isFloat(a, off + vs, off + ve)
+            : c == FLAGS ? FieldForms.isFlags(a, off + vs, off + ve) : FieldForms.isInt(a, off + vs, off + ve);
+        if (!ok && FieldForms.isParameter(a, off + vs, off + ve)) {
+          ok = true;
+          parameter = true;
+        }
       } else if (c == CHOICE) {
         ok = choice(a, off + vs, off + ve, rc.choices[f]);
       } else if (c == CONT) {

@@ -53,6 +53,14 @@ class DeckProblemsTest {
   }
 
   @Test
+  void aParameterInOneFieldDoesNotExcuseTheNextOne() {
+    assertEquals(List.of("0:24-32 1 SHELL / IDNOD1: \"1    2\" is not an integer",
+        "0:32-40 1 SHELL / IDNOD2: \"220    7\" is not an integer", "0:40-48 1 SHELL / IDNOD3: \"688    7\" is not an integer",
+        "0:48-56 1 SHELL / IDNOD4: \"694    7\" is not an integer"),
+        check("SHELL /     9279  <P>     1    2220    7688    7694    7692"));
+  }
+
+  @Test
   void anIntegerWithALetterIsAnError() {
     assertEquals(List.of("0:8-16 1 NODE / IDNOD: \"12a\" is not an integer"),
         check("NODE  /     12a              0."));

@@ -25,9 +25,7 @@ local function warn(msg)
   vim.notify(msg, vim.log.levels.WARN, { title = 'nvimpam' })
 end
 
-local function bufnr(buf)
-  return (buf == nil or buf == 0) and api.nvim_get_current_buf() or buf
-end
+local bufnr = require('nvimpam.buf').nr
 
 -- Diagnostics --------------------------------------------------------------------------------
 

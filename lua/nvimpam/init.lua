@@ -20,9 +20,7 @@ local function info(msg)
   vim.notify(msg, vim.log.levels.INFO, { title = 'nvimpam' })
 end
 
-local function bufnr(buf)
-  return (buf == nil or buf == 0) and api.nvim_get_current_buf() or buf
-end
+local bufnr = require('nvimpam.buf').nr
 
 -- An error value (or string) as a notification, unless the user has seen it already.
 local function report(e)

@@ -95,7 +95,7 @@ end
 --- same buffer: the earlier ones are removed first.
 ---@param buf integer
 function M.attach(buf)
-  buf = (buf == nil or buf == 0) and api.nvim_get_current_buf() or buf
+  buf = require('nvimpam.buf').nr(buf)
   local c = require('nvimpam.config').get()
   M.detach(buf)
   local keys = c.mappings

@@ -306,7 +306,7 @@ end
 ---@param key string
 ---@return boolean
 function M.insert(buf, key)
-  buf = (buf == nil or buf == 0) and api.nvim_get_current_buf() or buf
+  buf = require('nvimpam.buf').nr(buf)
   key = vim.trim(key or '')
   if not layout.get().by_key[key] and not M.user_template(key) then
     -- Case-insensitive, for the hand-typed key.
@@ -366,7 +366,7 @@ end
 --- Opens vim.ui.select over every template (picker plugins replace it) and inserts the chosen one.
 ---@param buf integer
 function M.pick(buf)
-  buf = (buf == nil or buf == 0) and api.nvim_get_current_buf() or buf
+  buf = require('nvimpam.buf').nr(buf)
   vim.ui.select(M.choices(), {
     prompt = 'PAM-CRASH card',
     format_item = function(item)

@@ -2,6 +2,7 @@ package org.nvimpam.ids;
 
 import java.util.Arrays;
 import java.util.List;
+import org.nvimpam.deck.IncludeLine;
 import org.nvimpam.deck.CardLayout;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.DeckVersion;

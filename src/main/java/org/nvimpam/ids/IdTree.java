@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.nvimpam.deck.LineSource;
+import org.nvimpam.deck.IncludeLine;
 
 /**
  * A deck and the files it includes, nested, each once: live buffers where a buffer shows the file

@@ -10,6 +10,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.nvimpam.deck.IncludeLine;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.Deck;
 import org.nvimpam.deck.DeckFile;

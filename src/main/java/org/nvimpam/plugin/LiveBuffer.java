@@ -448,7 +448,9 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
 
   /** The files this deck's INCLU lines name, as written. */
   synchronized java.util.List<String> includes() {
-    return phase == Phase.LIVE ? org.nvimpam.deck.Includes.of(engine.deck()) : java.util.List.of();
+    return phase == Phase.LIVE
+        ? org.nvimpam.deck.IncludeLine.of(engine.deck()).stream().map(org.nvimpam.deck.IncludeLine::name).toList()
+        : java.util.List.of();
   }
 
   /** An including deck's version reached this one: check it again if that changes its version. */

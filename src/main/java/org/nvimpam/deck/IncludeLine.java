@@ -1,15 +1,13 @@
-package org.nvimpam.ids;
+package org.nvimpam.deck;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.nvimpam.deck.LineBytes;
-import org.nvimpam.deck.LineSource;
 
 /**
  * One {@code INCLU / } line of a deck: its 0-based line and the file name of columns 9–80 (quotes
- * removed), continued on the next line where column 81 holds {@code &} or {@code -} (as
- * {@link org.nvimpam.deck.Includes} reads it), and the columns of the name on its first line.
+ * removed), continued on the next line where column 81 holds {@code &} or {@code -}, and the
+ * columns of the name on its first line. The names are as written; resolving them is the caller's.
  */
 public record IncludeLine(int line, int from, int to, String name) {
   private static final byte[] INCLU = LineBytes.ascii("INCLU /");

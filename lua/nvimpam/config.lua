@@ -122,9 +122,13 @@ function M.set_strategy(name)
   M.get().strategy = name
 end
 
+--- The options in force: setup()'s, else `vim.g.nvimpam` (a table, for users who never call
+--- setup()), else the defaults.
+---@return table
 function M.get()
   if not current then
-    current = merged({})
+    local g = vim.g.nvimpam
+    current = merged(type(g) == 'table' and g or {})
   end
   return current
 end

@@ -458,21 +458,37 @@ host.on_restart(function()
   end
 end)
 
---- Configures nvimpam and defines its commands. Safe to call again with other options.
-function M.setup(opts)
-  config.set(opts)
+--- Sets nvimpam up with the options in force (setup()'s, else `vim.g.nvimpam`, else the
+--- defaults): its commands, the autocmds that fold pamcrash buffers and give them their
+--- mappings, cells and the virtual header. plugin/nvimpam.vim calls it when Neovim starts, so
+--- the plugin works without setup(); calling it again only applies the options again.
+function M.start()
+  local c = config.get()
   require('nvimpam.filestate').track() -- what each deck's file was when read: the JVM's disk fast path
   define_commands()
   define_autocmds()
-  require('nvimpam.cells').setup(config.get().cells)
-  require('nvimpam.header').setup(config.get().virtual_header)
+  require('nvimpam.cells').setup(c.cells)
+  require('nvimpam.header').setup(c.virtual_header)
   send_options()
-  -- Buffers opened before setup() ran (e.g. `nvim deck.pc` with a lazy plugin manager).
+  if vim.v.vim_did_enter == 0 then
+    -- Commands the rplugin manifest defines after us (it is sourced later) would take the
+    -- asynchronous route: define ours again once every plugin is loaded.
+    api.nvim_create_autocmd('VimEnter', { group = group, once = true, callback = define_commands })
+  end
+  -- Buffers opened before (e.g. `nvim deck.pc` with a lazy plugin manager).
   for _, buf in ipairs(api.nvim_list_bufs()) do
     if api.nvim_buf_is_loaded(buf) and vim.bo[buf].filetype == 'pamcrash' then
       on_filetype({ buf = buf })
     end
   end
+end
+
+--- Configures nvimpam: `opts` (`:help nvimpam-options`) over the defaults. Safe to call again
+--- with other options; without it the plugin runs with `vim.g.nvimpam` or the defaults.
+---@param opts? table
+function M.setup(opts)
+  config.set(opts)
+  M.start()
 end
 
 return M

@@ -32,6 +32,7 @@ end
 --- `{ name = { value, type, optional } }`. 0.11 deprecates that form for
 --- `vim.validate(name, value, type, optional)`, which 0.10 and older do not have. Names are
 --- checked in sorted order, so the first error reported does not depend on table order.
+---@param specs table<string, table> name -> { value, type, optional }
 function M.validate(specs)
   if not at_least_0_11 then
     return vim.validate(specs)

@@ -89,6 +89,7 @@ local function check(opts, given)
 end
 
 --- Raises an error listing the valid names when `name` is not a strategy.
+---@param name any
 function M.check_strategy(name)
   if not vim.tbl_contains(M.strategies, name) then
     error(string.format("nvimpam: unknown fold strategy '%s'; valid names: %s", tostring(name),
@@ -112,11 +113,15 @@ local function merged(opts)
 end
 
 --- Merges user options over the defaults; raises an error naming the valid keys for a bad one.
+---@param opts? table the options of setup() (`:help nvimpam-options`)
+---@return table the options in force
 function M.set(opts)
   current = merged(opts)
   return current
 end
 
+--- Switches the fold strategy (:NvimpamFoldStrategy); raises an error for an unknown name.
+---@param name string
 function M.set_strategy(name)
   M.check_strategy(name)
   M.get().strategy = name

@@ -9,7 +9,10 @@ local warn = health.warn or health.report_warn
 local report_error = health.error or health.report_error
 local info = health.info or health.report_info
 
--- call-atomic is made of nvim_call_atomic, deprecated since 0.10 and kept on purpose.
+--- Whether this Neovim has API function `name` (call-atomic is made of nvim_call_atomic,
+--- deprecated since 0.10 and kept on purpose).
+---@param name string
+---@return boolean
 function M.has_api_function(name)
   for _, f in ipairs(vim.fn.api_info().functions) do
     if f.name == name then
@@ -19,6 +22,7 @@ function M.has_api_function(name)
   return false
 end
 
+--- :checkhealth nvimpam: Neovim, Java, the jar, the card-layout table and the JVM.
 function M.check()
   local config = require('nvimpam.config')
   local host = require('nvimpam.host')

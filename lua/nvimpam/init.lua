@@ -44,6 +44,8 @@ end
 
 --- Folds a buffer now; returns when the folds are in place, with the JVM's summary. Waits at
 --- most timeout_ms; raises an error value (tostring() gives the message) otherwise.
+---@param buf? integer the buffer (0 or nil: the current one)
+---@return table summary { buf, lines, folds, message, ... }
 function M.fold(buf)
   buf = bufnr(buf)
   local summary = host.wait('fold', { buf }, ':NvimpamFold', buf)
@@ -71,6 +73,7 @@ end
 
 --- Starts live folding: the buffer is folded now and again after every change. Returns when the
 --- folds are in place (waits at most timeout_ms).
+---@param buf? integer the buffer (0 or nil: the current one)
 function M.attach(buf)
   buf = bufnr(buf)
   local summary = host.wait('attach', { buf }, ':NvimpamFoldAttach', buf)
@@ -99,6 +102,8 @@ local function attach_async(buf)
   end, buf)
 end
 
+--- Stops live folding of a buffer; its folds stay as they are.
+---@param buf? integer the buffer (0 or nil: the current one)
 function M.detach(buf)
   buf = bufnr(buf)
   attached[buf] = nil
@@ -124,6 +129,8 @@ local function send_options()
 end
 
 --- Shows the strategy, or switches to another one.
+---@param name? string a strategy name (`:help nvimpam-strategies`); nil or '' to show it
+---@return string the strategy in force
 function M.strategy(name)
   if name == nil or name == '' then
     return config.get().strategy
@@ -134,6 +141,7 @@ function M.strategy(name)
 end
 
 --- What :NvimpamFoldInfo shows, as a list of lines.
+---@return string[]
 function M.info_lines()
   if host.running() then
     return host.wait('info', {}, ':NvimpamFoldInfo').lines
@@ -147,6 +155,8 @@ function M.info_lines()
 end
 
 --- Runs every strategy on a buffer; returns the rows and the table :NvimpamFoldBench shows.
+---@param buf? integer the buffer (0 or nil: the current one)
+---@return table { rows = table[], lines = string[] }
 function M.bench(buf)
   buf = bufnr(buf)
   return host.wait('bench', { buf }, ':NvimpamFoldBench', buf)
@@ -318,6 +328,9 @@ local next_ticket = 0
 --- Runs command `name` with its arguments (a list, as <f-args>); `ctx.buf` is the buffer it was
 --- given in. The one entry point of setup()'s commands and the rplugin manifest's. Errors become
 --- notifications.
+---@param name string a command of M.commands
+---@param fargs? string[]
+---@param ctx? table { buf, ticket, range, line1, line2, bang }
 function M.command(name, fargs, ctx)
   ctx = type(ctx) == 'table' and ctx or {}
   if ctx.ticket then
@@ -348,6 +361,8 @@ end
 
 --- The spec's `eval` of a manifest command: the buffer it runs in, and a ticket that expects the
 --- command back from the JVM within timeout_ms.
+---@param name string
+---@return table { buf, ticket }
 function M.manifest_sent(name)
   next_ticket = next_ticket + 1
   local ticket = next_ticket
@@ -366,6 +381,7 @@ end
 
 --- The rplugin manifest's view of M.commands, for the JVM's answer to `specs`: asynchronous, so
 --- that a busy JVM never blocks Neovim.
+---@return table[] one spec per command, as remote#define expects them
 function M.manifest_specs()
   local specs = {}
   for _, c in ipairs(M.commands) do

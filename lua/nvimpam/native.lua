@@ -84,6 +84,7 @@ end
 
 --- Stops creating folds natively for the rest of the session, for `reason` (a fold that came out
 --- other than asked).
+---@param reason string
 function M.disable(reason)
   create, why = nil, reason
 end

@@ -1,0 +1,178 @@
+-- Buffers folded live: attaching and detaching them, the autocmds that fold pamcrash buffers as
+-- they open and tell the JVM about insert mode and new windows, and the re-attach after a reload
+-- or a restarted JVM.
+local M = {}
+
+local config = require('nvimpam.config')
+local host = require('nvimpam.host')
+local messages = require('nvimpam.messages')
+
+local api = vim.api
+local bufnr = require('nvimpam.buf').nr
+local report, report_scheduled, notify_summary = messages.report, messages.report_scheduled, messages.notify_summary
+local group = nil
+local attached = {} -- buffers folded live, so that a reload (:edit!) attaches again
+
+--- The augroup of the autocmds, once define_autocmds() made it.
+---@return integer|nil
+function M.group()
+  return group
+end
+
+-- Background folding (a deck that opens, with live = false): nothing waits for it.
+local function fold_async(buf)
+  host.call('fold', { buf }, function(e, summary)
+    vim.schedule(function()
+      if e then
+        report(e)
+      else
+        notify_summary(summary)
+      end
+    end)
+  end, buf)
+end
+
+local function attached_now(buf)
+  attached[buf] = true
+  host.serving(buf, true)
+end
+
+local function attached_now(buf)
+  attached[buf] = true
+  host.serving(buf, true)
+end
+
+--- Starts live folding: the buffer is folded now and again after every change. Returns when the
+--- folds are in place (waits at most timeout_ms).
+---@param buf? integer the buffer (0 or nil: the current one)
+function M.attach(buf)
+  buf = bufnr(buf)
+  local summary = host.wait('attach', { buf }, ':NvimpamFoldAttach', buf)
+  attached_now(buf)
+  if type(summary) == 'table' then
+    notify_summary(summary)
+  end
+end
+
+-- Background attach (a deck that opens, a reload, a restarted JVM): the folds appear when the
+-- JVM has them, and the user goes on meanwhile.
+local function attach_async(buf)
+  host.serving(buf, true)
+  host.call('attach', { buf }, function(e, summary)
+    if e then
+      host.serving(buf, false)
+      report_scheduled(e)
+    else
+      attached_now(buf)
+      if type(summary) == 'table' then
+        vim.schedule(function()
+          notify_summary(summary)
+        end)
+      end
+    end
+  end, buf)
+end
+
+--- Stops live folding of a buffer; its folds stay as they are.
+---@param buf? integer the buffer (0 or nil: the current one)
+function M.detach(buf)
+  buf = bufnr(buf)
+  attached[buf] = nil
+  host.serving(buf, false)
+  if host.running() then
+    host.call('detach', { buf }, function(e)
+      if e then
+        report_scheduled(e)
+      end
+    end, buf)
+  end
+end
+
+--- Sends the options to a running JVM; a new one gets them when it starts.
+function M.send_options()
+  if host.running() then
+    host.call('setup', { config.for_jvm() }, function(e)
+      if e then
+        report_scheduled(e)
+      end
+    end)
+  end
+end
+
+-- Folds a buffer that was just read, once Neovim is done with it: while it is still reading,
+-- it later puts back the window's previous manual folds (:edit! of a folded buffer).
+local function fold_when_read(buf, action)
+  vim.schedule(function()
+    if api.nvim_buf_is_loaded(buf) then
+      action(buf)
+    end
+  end)
+end
+
+--- A pamcrash buffer: its mappings and navigation, then its folds (live or once).
+---@param args table { buf }
+function M.on_filetype(args)
+  local c = config.get()
+  require('nvimpam.mappings').attach(args.buf) -- buffer-local mappings and 'formatexpr' (writing cards)
+  require('nvimpam.ids').attach(args.buf) -- 'omnifunc', 'includeexpr', 'path' (navigation)
+  if c.auto_attach then
+    fold_when_read(args.buf, c.live and attach_async or fold_async)
+  end
+end
+
+-- Tells the JVM about `event` in buffers folded live.
+local function forward(event, method)
+  api.nvim_create_autocmd(event, {
+    group = group,
+    callback = function(args)
+      if attached[args.buf] then
+        host.notify(method, args.buf)
+      end
+    end,
+  })
+end
+
+--- The autocmds of pamcrash buffers (again when called again: the augroup is cleared).
+function M.define_autocmds()
+  group = api.nvim_create_augroup('nvimpam', { clear = true })
+  api.nvim_create_autocmd('FileType', { group = group, pattern = 'pamcrash', callback = M.on_filetype })
+  -- Live refreshes wait while the user types (the JVM tracks the mode from these two); InsertLeave
+  -- brings the waiting one.
+  forward('InsertEnter', 'nvimpam_insert_enter')
+  forward('InsertLeave', 'nvimpam_insert_leave')
+  -- :edit! detaches Neovim's buffer updates; FileType attaches again with auto_attach, this
+  -- covers buffers attached by hand.
+  api.nvim_create_autocmd('BufReadPost', {
+    group = group,
+    callback = function(args)
+      if attached[args.buf] and not (config.get().auto_attach and vim.bo[args.buf].filetype == 'pamcrash') then
+        fold_when_read(args.buf, attach_async)
+      end
+    end,
+  })
+  -- Folds live in windows: a window that starts showing an attached buffer needs them too.
+  forward('BufWinEnter', 'nvimpam_refresh')
+  api.nvim_create_autocmd('BufWipeout', {
+    group = group,
+    callback = function(args)
+      attached[args.buf] = nil
+      host.serving(args.buf, false)
+    end,
+  })
+  api.nvim_create_autocmd('VimLeavePre', { group = group, callback = host.stop })
+end
+
+-- A restarted JVM knows nothing of the buffers its predecessor folded live.
+host.on_restart(function()
+  for buf in pairs(attached) do
+    if api.nvim_buf_is_loaded(buf) then
+      attach_async(buf)
+    else
+      attached[buf] = nil
+      host.serving(buf, false)
+    end
+  end
+end)
+
+
+return M

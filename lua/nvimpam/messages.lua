@@ -1,0 +1,42 @@
+-- The messages nvimpam shows: errors (an error value, or a string), and the summary of a big
+-- deck's folds.
+local M = {}
+
+--- An error as a notification.
+---@param e any an error value or a message
+function M.err(e)
+  vim.notify(tostring(e), vim.log.levels.ERROR, { title = 'nvimpam' })
+end
+
+--- A message for the record.
+---@param msg string
+function M.info(msg)
+  vim.notify(msg, vim.log.levels.INFO, { title = 'nvimpam' })
+end
+
+--- An error value (or string) as a notification, unless the user has seen it already.
+---@param e any
+function M.report(e)
+  e = require('nvimpam.host').as_error(e)
+  if not e.reported then
+    M.err(tostring(e))
+  end
+end
+
+--- report(), at the top level: for callbacks that may run inside a fast event.
+---@param e any
+function M.report_scheduled(e)
+  vim.schedule(function()
+    M.report(e)
+  end)
+end
+
+--- The JVM's summary of a fold, for decks of at least notify_lines lines.
+---@param summary? table { lines, message, ... }
+function M.notify_summary(summary)
+  if summary and summary.lines >= require('nvimpam.config').get().notify_lines then
+    M.info(summary.message)
+  end
+end
+
+return M

@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.nvimpam.gen.DeckGenerator;
 import org.nvimpam.nvim.Decoders;
 import org.nvimpam.nvim.Encoders;
+import org.nvimpam.nvim.LuaEntry;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.rpc.ChildProcessTransport;
 
@@ -41,7 +42,7 @@ public final class CellsBench {
   public static final int WIDTH = 120;
   public static final int HEIGHT = 50;
   private static final long WAIT_S = 900;
-  private static final String FOLDED = "return require('nvimpam.folds').applied_tick(0) == vim.b.changedtick";
+  private static final String FOLDED = "return " + LuaEntry.FOLDS_APPLIED_TICK.expression("0") + " == vim.b.changedtick";
 
   private final String nvimExe;
   private final Path root;
@@ -142,9 +143,8 @@ public final class CellsBench {
 
   private void openWithPlugin(Nvim nvim, Path file) throws Exception {
     lua(nvim, "vim.cmd('filetype on') vim.cmd('syntax on')");
-    StringBuilder setup = new StringBuilder("require('nvimpam').setup{");
-    if (jar != null) setup.append("jar = '").append(jar.replace("\\", "\\\\").replace("'", "\\'")).append("'");
-    lua(nvim, setup.append('}').toString());
+    String options = jar == null ? "{}" : "{ jar = '" + jar.replace("\\", "\\\\").replace("'", "\\'") + "' }";
+    lua(nvim, LuaEntry.SETUP.expression(options));
     get(nvim.command("edit " + file));
     long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
     while (!Boolean.TRUE.equals(lua(nvim, FOLDED))) {

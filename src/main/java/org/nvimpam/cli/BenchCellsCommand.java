@@ -9,6 +9,7 @@ import org.nvimpam.bench.CellsBench;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.rpc.ChildProcessTransport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -46,12 +47,9 @@ public final class BenchCellsCommand implements Callable<Integer> {
       description = "Rounds per side and deck (default: ${DEFAULT-VALUE}).")
   private int rounds;
 
-  @Option(names = "--nvim", paramLabel = "PATH", defaultValue = "nvim", description = "Neovim executable.")
-  private String nvim;
+  @Mixin private NvimOption nvim;
 
-  @Option(names = "--root", paramLabel = "DIR", defaultValue = ".",
-      description = "The plugin's checkout (lua/, syntax/, ftdetect/); default: the current directory.")
-  private Path root;
+  @Mixin private RootOption root;
 
   @Option(names = "--jar", paramLabel = "FILE",
       description = "The jar the plugin starts (setup{ jar }); default: this jar, else the plugin's own default.")
@@ -69,20 +67,20 @@ public final class BenchCellsCommand implements Callable<Integer> {
     if (pages < 1 || rounds < 1) {
       throw new ParameterException(spec.commandLine(), "--pages and --rounds must be at least 1");
     }
-    Path r = root.toAbsolutePath().normalize();
+    Path r = root.path.toAbsolutePath().normalize();
     if (!Files.isRegularFile(r.resolve("lua/nvimpam/cells.lua"))) {
       throw new ParameterException(spec.commandLine(), r + " holds no lua/nvimpam/cells.lua: pass the checkout with --root");
     }
     List<Long> sizes = new ArrayList<>(lines);
     sizes.sort(null);
-    CellsBench bench = new CellsBench(nvim, r, dir, jarPath(), pages, rounds, System.err);
+    CellsBench bench = new CellsBench(nvim.path, r, dir, jarPath(), pages, rounds, System.err);
     List<CellsBench.Row> rows = new ArrayList<>();
     for (int i = 0; i < sizes.size(); i++) {
       long n = sizes.get(i);
       rows.add(bench.run(n, i == 0 ? 1 : Math.max(1, n * 9 / 10)));
     }
     String version;
-    try (Nvim v = Nvim.embed(ChildProcessTransport.nvimArgv(nvim))) {
+    try (Nvim v = Nvim.embed(ChildProcessTransport.nvimArgv(nvim.path))) {
       version = v.apiInfo().version();
     }
     CellsBench.print(rows, version, pages, rounds, System.out);

@@ -31,6 +31,14 @@ class NoSetupIT extends PluginTestBase {
   }
 
   @Test
+  void theFiletypePluginMakesDollarLinesComments() throws IOException {
+    nvim.command("filetype plugin on").join();
+    EmbeddedNvim.edit(nvim, example(), dir);
+    assertEquals("$ %s", lua("return vim.bo.commentstring"));
+    assertEquals(":$,:#", lua("return vim.bo.comments"));
+  }
+
+  @Test
   void optionsInVimGNvimpamApplyWithoutSetup() throws IOException {
     loadPlugin(", auto_attach = false");
     EmbeddedNvim.edit(nvim, example(), dir);

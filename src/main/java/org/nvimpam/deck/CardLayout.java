@@ -17,12 +17,4 @@ public record CardLayout(String key, String word, String category, int version, 
   public CardLayout {
     rows = List.copyOf(rows);
   }
-
-  /** The word of this layout's {@code end} row, or null. */
-  public String endWord() {
-    for (RowLayout r : rows) {
-      if (r.kind() == RowLayout.Kind.END) return r.arg();
-    }
-    return null;
-  }
 }

@@ -27,7 +27,6 @@ public final class CardLayouts {
   private final int[] endRows; // by entry: the index of its end row, or -1
   private final boolean[] readsRows; // by entry: whether it has if or repeat rows
   private final int[][] groups; // entry indices by group, ascending version
-  private final int[] groupOf; // by entry
   private final Map<Long, Integer> byWord = new HashMap<>();
   private final LongIntMap words = new LongIntMap(); // byWord without boxing, for the hot path
   private final Map<Long, Integer>[] variants; // by group of a base entry: packed variant -> group
@@ -41,7 +40,6 @@ public final class CardLayouts {
       byKey.computeIfAbsent(entries.get(e).key(), k -> new ArrayList<>()).add(e);
     }
     groups = new int[byKey.size()][];
-    groupOf = new int[entries.size()];
     variants = new Map[byKey.size()];
     Map<String, Integer> groupByKey = new HashMap<>();
     int g = 0;
@@ -53,7 +51,6 @@ public final class CardLayouts {
       members = Arrays.stream(boxed).mapToInt(Integer::intValue).toArray();
       groups[g] = members;
       for (int m : members) {
-        groupOf[m] = g;
         newestVersion = Math.max(newestVersion, entries.get(m).version());
       }
       groupByKey.put(en.getKey(), g);
@@ -178,10 +175,6 @@ public final class CardLayouts {
 
   public int groupCount() {
     return groups.length;
-  }
-
-  public int groupOf(int entry) {
-    return groupOf[entry];
   }
 
   /**

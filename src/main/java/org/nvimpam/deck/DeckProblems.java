@@ -14,6 +14,7 @@ public final class DeckProblems {
   private final CardLayouts table;
   private final RowWalker walker;
   private final ProblemList all = new ProblemList();
+  private long generation;
   private final ProblemList region = new ProblemList();
   private final ProblemList[] perVersion = new ProblemList[8];
   private int entry; // the entry whose card is being checked
@@ -40,6 +41,7 @@ public final class DeckProblems {
 
   /** Checks every line of {@code deck}, read as a deck of PAM-CRASH {@code version}. */
   public void checkAll(LineSource deck, int version) {
+    generation++;
     all.clear();
     check(deck, 0, deck.lineCount(), version, all);
   }
@@ -57,7 +59,16 @@ public final class DeckProblems {
     int delta = count - (lastOld - first);
     region.clear();
     check(deck, s, e, version, region);
+    int before = all.firstAtOrAfter(s);
+    int after = all.firstAtOrAfter(e - delta);
+    // The problems change where the region had or has some, or where lines below moved.
+    if (after > before || region.size > 0 || (delta != 0 && after < all.size)) generation++;
     all.splice(s, e - delta, region, delta);
+  }
+
+  /** Changes whenever the problems (or their lines, or the bytes their messages quote) may have. */
+  public long generation() {
+    return generation;
   }
 
   /** Problems in the whole deck. */

@@ -22,12 +22,10 @@ final class RowCheck {
    */
   final int[] tabRanges;
   final byte[][][] choices; // the values of choice fields
-  final byte[] keyword; // the header word, for messages
   /** Past-80 text starts at this byte (81 when the row has a cont field at column 81). */
   final int limit;
   // if / repeat: the earlier row and field the condition reads, and an if's value.
   final int condRow;
-  final int condField;
   final int condFrom; // the field's 0-based first byte and exclusive end
   final int condTo;
   final boolean condInt; // an int or int_or_blank field: compared as FOLDS.md §5.2 reads it
@@ -81,9 +79,7 @@ final class RowCheck {
     for (int i = 0; i + 1 < count; i++) {
       runs[i] = types[i].numeric() && types[i + 1].numeric() && from[i + 1] == to[i];
     }
-    keyword = card.word().getBytes(StandardCharsets.UTF_8);
     int cr = -1;
-    int cf = -1;
     int cFrom = 0;
     int cTo = 0;
     boolean cInt = false;
@@ -95,7 +91,6 @@ final class RowCheck {
         int j = card.rows().get(k).field(name);
         if (j >= 0) {
           cr = k;
-          cf = j;
           FieldLayout x = card.rows().get(k).fields().get(j);
           cFrom = x.from() - 1;
           cTo = x.to();
@@ -113,7 +108,6 @@ final class RowCheck {
       }
     }
     condRow = cr;
-    condField = cf;
     condFrom = cFrom;
     condTo = cTo;
     condInt = cInt;

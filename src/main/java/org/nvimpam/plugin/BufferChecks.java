@@ -19,6 +19,8 @@ final class BufferChecks {
   private int declared = -1; // the deck's own INPUTVERSION
   private int inherited = -1; // the version of an open deck that includes this one
   private Snapshot sent;
+  private long sentGeneration; // of the problems that made `sent`, and the cap it was made with
+  private int sentCap;
 
   boolean checked() {
     return checked;
@@ -89,7 +91,11 @@ final class BufferChecks {
 
   /** The snapshot to send, or null when Neovim already shows exactly it. */
   Snapshot changedSnapshot(LineSource deck, int cap) {
+    // An edit that touched no problem: nothing to build (most edits, keystroke by keystroke).
+    if (sent != null && problems.generation() == sentGeneration && cap == sentCap) return null;
     Snapshot s = snapshot(deck, cap);
+    sentGeneration = problems.generation();
+    sentCap = cap;
     if (s.equals(sent)) return null;
     sent = s;
     return s;

@@ -122,6 +122,21 @@ class DeckProblemsTest {
   }
 
   @Test
+  void theGenerationMovesOnlyWhenAnEditMayChangeTheProblems() {
+    Deck deck = Deck.of(Lines.ofLatin1("NODE  /        1              0.", node("-1263.9S"), "NODE  /        3              0."));
+    DeckProblems p = new DeckProblems(MINI);
+    p.checkAll(deck, 2011);
+    long g = p.generation();
+    deck.replace(2, 3, Lines.ofLatin1("NODE  /        3              1."));
+    p.edit(deck, 2, 3, 1, 2011); // a clean line below the problem, no lines moved
+    assertEquals(g, p.generation());
+    deck.replace(1, 2, Lines.ofLatin1(node("-1263.9")));
+    p.edit(deck, 1, 2, 1, 2011); // the problem fixed
+    assertEquals(g + 1, p.generation());
+    assertEquals(0, p.total());
+  }
+
+  @Test
   void editsCheckAgainOnlyWhatTheyTouchAndEqualAFullCheck() {
     Random rnd = new Random(7);
     String[] pool = {"NODE  /        1              0.              0.              0.", node("-1263.9S"),

@@ -548,7 +548,8 @@ function M.info_lines(c)
     string.format('card %s %d, row %d%s', c.card, c.version, c.row, c.row_label and (' (' .. c.row_label .. ')') or ''),
   }
   if c.id then
-    lines[#lines + 1] = (c.id == 'def' and 'defines a ' or 'references a ') .. c.kind .. ' id'
+    local what = require('nvimpam.ids').named[c.kind] and ' (by its title)' or ' id'
+    lines[#lines + 1] = (c.id == 'def' and 'defines a ' or 'references a ') .. c.kind .. what
   end
   return lines
 end

@@ -132,7 +132,7 @@ M.list = {
   {
     name = 'NvimpamRename',
     nargs = 1,
-    desc = 'nvimpam: renumber the id under the cursor, its definition and every reference',
+    desc = 'nvimpam: renumber the id under the cursor (retitle a group), its definition and every reference',
     run = function(o)
       require('nvimpam.ids').rename(o.args, bufnr(o.buf))
     end,

@@ -61,9 +61,23 @@ end
 
 -- What is under the cursor -------------------------------------------------------------------
 
-local GES_KINDS = { PART = 'part', NOD = 'node', ELE = 'element' }
+local GES_KINDS = { PART = 'part', NOD = 'node', ELE = 'element', GRP = 'group' }
 
--- The kind a GES selection word selects (PART, DELPART, PART>NOD, NOD, ELE>NOD, ...), or nil.
+--- The kinds whose ids are names, not numbers: a GROUP's title, selected by GRP 'title'.
+M.named = { group = true }
+
+--- How an id reads in messages: "part 12", "group 'doors'".
+---@param kind string
+---@param id integer|string
+---@return string
+function M.label(kind, id)
+  if M.named[kind] then
+    return string.format("%s '%s'", kind, id)
+  end
+  return kind .. ' ' .. id
+end
+
+-- The kind a GES selection word selects (PART, DELPART, PART>NOD, NOD, ELE>NOD, GRP, OGRP, ...), or nil.
 local function ges_kind(word)
   local w = word:gsub('^DEL', ''):gsub('^O', '')
   for prefix, kind in pairs(GES_KINDS) do
@@ -72,6 +86,40 @@ local function ges_kind(word)
     end
   end
   return nil
+end
+
+-- The tokens of a GES line up to column 80, as the JVM's IdScanner reads them: { from, to
+-- (1-based, inclusive), word = true for a selection word (a token starting with a letter), kind =
+-- what the last word before an item selects, quoted, closed }. A quoted name ('front doors')
+-- takes its quotes and the blanks between them; one without its closing quote runs to column 80.
+local function ges_tokens(line)
+  local out = {}
+  local n = math.min(#line, 80)
+  local kind = nil
+  local i = 9
+  while i <= n do
+    local s = line:find('[^ ]', i)
+    if not s or s > n then
+      break
+    end
+    local t
+    if line:sub(s, s) == "'" then
+      local q = line:find("'", s + 1, true)
+      local closed = q ~= nil and q <= n
+      t = { from = s, to = closed and q or n, kind = kind, quoted = true, closed = closed }
+    else
+      local e = math.min((line:find(' ', s, true) or n + 1) - 1, n)
+      if line:sub(s, s):match('[A-Za-z]') then
+        t = { from = s, to = e, word = true }
+        kind = ges_kind(line:sub(s, e))
+      else
+        t = { from = s, to = e, kind = kind }
+      end
+    end
+    out[#out + 1] = t
+    i = t.to + 1
+  end
+  return out
 end
 
 -- The row and field of byte column `col` (1-based) of line `row` (0-based) of `buf`.
@@ -83,19 +131,77 @@ local function field_at(buf, row, col)
   local version = require('nvimpam.cells').version(buf)
   local r = rows.range(buf, row, row + 1, version)
   local i = r.off + 1
+  local line = r.lines[i] and r.lines[i]:gsub('\r$', '')
   if r.kind[i] == rows.ROW then
     local e = r.ent[i]
     local rw = e.rows[r.rowi[i]]
     local j = fields.field_at(rw, col)
-    return { kind = 'row', entry = e, row = rw, field = j and rw.fields[j], line = r.lines[i] }
+    return { kind = 'row', entry = e, row = rw, field = j and rw.fields[j], line = line }
   elseif r.kind[i] == rows.GES then
-    return { kind = 'ges', line = r.lines[i] }
+    return { kind = 'ges', line = line }
   end
   return nil
 end
 
+-- The title in `text` (blanks around it left out) and the columns it takes, `text` starting at
+-- column `from`; nil when blank.
+local function title_in(text, from)
+  local lead = #text:match('^ *')
+  local title = text:match('^ *(.-) *$')
+  if title == '' then
+    return nil
+  end
+  return title, from + lead, from + lead + #title - 1
+end
+
+-- The id of GES line `line` at byte column `col`: as M.at says.
+local function ges_at(line, col)
+  local t
+  for _, k in ipairs(ges_tokens(line)) do
+    if k.from <= col and col <= k.to then
+      t = k
+      break
+    end
+  end
+  if not t or t.word then
+    return nil, 'the cursor is on no id'
+  end
+  if not t.kind then
+    return nil, 'the cursor is on no id of a selection this plugin follows'
+  end
+  if M.named[t.kind] then
+    local title, from, to
+    if t.quoted and t.closed then
+      title, from, to = title_in(line:sub(t.from + 1, t.to - 1), t.from + 1)
+    end
+    if not title then
+      return nil, string.format("the cursor is on no %s title (GRP 'title')", t.kind)
+    end
+    return { kind = t.kind, id = title, def = false, from = from, to = to, field = 'GES' }
+  end
+  local tok = line:sub(t.from, t.to)
+  local from, id = t.from, nil
+  local colon = tok:find(':', 1, true)
+  if colon then -- a range: the end under the cursor
+    if col - t.from + 1 < colon then
+      id = tonumber(tok:sub(1, colon - 1):match('^%+?(%d+)$'))
+    else
+      id = tonumber(tok:sub(colon + 1):match('^%+?(%d+)$'))
+      from = t.from + colon
+    end
+  else
+    id = tonumber(tok:match('^%+?(%d+)$'))
+  end
+  if not id or id <= 0 then
+    return nil, 'the cursor is on no id'
+  end
+  return { kind = t.kind, id = id, def = false, from = from, to = from + #tostring(id) - 1, field = 'GES' }
+end
+
 --- The id under the cursor of window `win`: { kind = 'part', id = 12, def = true/false, from,
---- to (1-based columns of the value), field = NAME or 'GES' }, or nil and why not. No RPC.
+--- to (1-based columns of the value), field = NAME or 'GES' }, or nil and why not. A group's id
+--- is its title (kind = 'group', id = 'doors'), on the GROUP line or in a GES item GRP 'doors'.
+--- No RPC.
 ---@param win? integer
 ---@return table|nil, string|nil
 function M.at(win)
@@ -108,37 +214,7 @@ function M.at(win)
     return nil, 'the cursor is on no id'
   end
   if a.kind == 'ges' then
-    local line = a.line
-    local word = line:match('^        (%S+)')
-    local kind = word and ges_kind(word)
-    if not kind then
-      return nil, 'the cursor is on no id of a selection this plugin follows'
-    end
-    local s = col
-    while s > 9 and line:sub(s - 1, s - 1):match('[%d:]') do
-      s = s - 1
-    end
-    local tok = line:sub(s):match('^[%d:]+')
-    if not tok or tok == '' then
-      return nil, 'the cursor is on no id'
-    end
-    local from = s
-    local id
-    if tok:find(':') then -- a range: the end under the cursor
-      local colon = tok:find(':')
-      if col - s + 1 < colon then
-        id = tonumber(tok:sub(1, colon - 1))
-      else
-        id = tonumber(tok:sub(colon + 1))
-        from = s + colon
-      end
-    else
-      id = tonumber(tok)
-    end
-    if not id or id <= 0 then
-      return nil, 'the cursor is on no id'
-    end
-    return { kind = kind, id = id, def = false, from = from, to = from + #tostring(id) - 1, field = 'GES' }
+    return ges_at(a.line, col)
   end
   local f = a.field
   if not f then
@@ -147,6 +223,13 @@ function M.at(win)
   local kind = f.def or f.ref
   if not kind then
     return nil, string.format('%s / %s is no id field', a.entry.word, f.name)
+  end
+  if M.named[kind] then
+    local title, from, to = title_in(a.line:sub(f.from, f.to), f.from)
+    if not title or f.type ~= 'str' then
+      return nil, string.format('%s / %s holds no %s title', a.entry.word, f.name, kind)
+    end
+    return { kind = kind, id = title, def = f.def ~= nil, from = from, to = to, field = f.name }
   end
   local value = a.line:sub(f.from, f.to):gsub('^%s+', ''):gsub('%s+$', '')
   local id = tonumber(value:match('^%+?(%d+)$'))
@@ -221,10 +304,10 @@ end
 function M.goto_definition(buf)
   buf = bufnr(buf)
   local at = cursor_id()
-  local defs = with_progress('looking for ' .. at.kind .. ' ' .. at.id, function()
+  local what = M.label(at.kind, at.id)
+  local defs = with_progress('looking for ' .. what, function()
     return call('ids_goto', { buf, at.kind, at.id }, ':NvimpamGoto', buf)
   end) or {}
-  local what = at.kind .. ' ' .. at.id
   if #defs == 0 then
     warn('nvimpam: no definition of ' .. what)
   elseif #defs == 1 then
@@ -251,7 +334,7 @@ end
 function M.references(buf)
   buf = bufnr(buf)
   local at = cursor_id()
-  local what = at.kind .. ' ' .. at.id
+  local what = M.label(at.kind, at.id)
   local res = with_progress('looking for the references to ' .. what, function()
     return call('ids_refs', { buf, at.kind, at.id, config.get().refs_max }, ':NvimpamRefs', buf)
   end)
@@ -276,25 +359,44 @@ end
 
 -- Rename -------------------------------------------------------------------------------------
 
---- :NvimpamRename {new} / grn: renumbers the id under the cursor: its definition and every
---- reference in the buffer (fields in their columns, GES items), as one undo step. Refuses, and
---- changes nothing, when `new` is defined already, does not fit a field, or a GES line would pass
---- column 80. Says how many lines changed and which include files also reference the id.
----@param new_id string|integer
----@param buf? integer
----@return table the JVM's plan: { edits, lines, defined, ranges, elsewhere }
-function M.rename(new_id, buf)
-  buf = bufnr(buf)
+-- The new id :NvimpamRename was given for an id of `kind`: a positive integer, or a title (one
+-- pair of quotes around it dropped, none inside: GES items quote it).
+local function new_id(kind, arg)
   local host = require('nvimpam.host')
-  local n = tonumber(tostring(new_id or ''):match('^%s*%+?(%d+)%s*$') or '')
+  local s = vim.trim(tostring(arg or ''))
+  if M.named[kind] then
+    local title = vim.trim(s:match("^'(.*)'$") or s)
+    if title == '' or title:find("'", 1, true) then
+      error(host.error('bad_argument', string.format('nvimpam: :NvimpamRename takes a %s title without quotes inside, not "%s"',
+        kind, tostring(arg))), 0)
+    end
+    return title, "'" .. title .. "'"
+  end
+  local n = tonumber(s:match('^%+?(%d+)$') or '')
   if not n or n <= 0 then
     error(host.error('bad_argument', 'nvimpam: :NvimpamRename takes a positive integer id, not "'
-      .. tostring(new_id) .. '"'), 0)
+      .. tostring(arg) .. '"'), 0)
   end
+  return n, tostring(n)
+end
+
+--- :NvimpamRename {new} / grn: renumbers the id under the cursor (a group: gives it the title
+--- {new}): its definition and every reference in the buffer (fields in their columns, GES items),
+--- as one undo step. Refuses, and changes nothing, when `new` is defined already, does not fit a
+--- field, or a GES line would pass column 80. Says how many lines changed and which include files
+--- also reference the id.
+---@param new string|integer
+---@param buf? integer
+---@return table the JVM's plan: { edits, lines, defined, ranges, elsewhere }
+function M.rename(new, buf)
+  buf = bufnr(buf)
+  local host = require('nvimpam.host')
   local at = cursor_id()
+  local value, shown = new_id(at.kind, new)
+  local what = M.label(at.kind, at.id)
   local tick = api.nvim_buf_get_changedtick(buf)
-  local plan = with_progress('renaming ' .. at.kind .. ' ' .. at.id, function()
-    return call('ids_rename', { buf, at.kind, at.id, n }, ':NvimpamRename', buf)
+  local plan = with_progress('renaming ' .. what, function()
+    return call('ids_rename', { buf, at.kind, at.id, value }, ':NvimpamRename', buf)
   end)
   if api.nvim_buf_get_changedtick(buf) ~= tick then
     error(host.error('failed', 'nvimpam: the buffer changed while the rename was planned; nothing changed, run it again'), 0)
@@ -306,7 +408,7 @@ function M.rename(new_id, buf)
     local b = 4 * k
     api.nvim_buf_set_text(buf, e[b + 1], e[b + 2], e[b + 1], e[b + 3], { e[b + 4] })
   end
-  local msg = string.format('nvimpam: %s %d -> %d: %d line%s changed', at.kind, at.id, n, plan.lines,
+  local msg = string.format('nvimpam: %s -> %s: %d line%s changed', what, shown, plan.lines,
     plan.lines == 1 and '' or 's')
   if not plan.defined then
     msg = msg .. ' (its definition is not in this buffer)'
@@ -321,14 +423,18 @@ function M.rename(new_id, buf)
   return plan
 end
 
---- grn: asks for the new id, then renames.
+--- grn: asks for the new id (a group: the new title, the old one to edit), then renames.
 function M.rename_prompt()
   local at, why = M.at()
   if not at then
     warn('nvimpam: ' .. why)
     return
   end
-  vim.ui.input({ prompt = string.format('Rename %s %d to: ', at.kind, at.id) }, function(v)
+  local opts = { prompt = string.format('Rename %s to: ', M.label(at.kind, at.id)) }
+  if M.named[at.kind] then
+    opts.default = at.id
+  end
+  vim.ui.input(opts, function(v)
     if v and v ~= '' then
       local ok, e = pcall(M.rename, v)
       if not ok then
@@ -386,7 +492,9 @@ end
 
 -- Completion ---------------------------------------------------------------------------------
 
-local omni = nil -- the field being completed: { buf, row, line, f }
+-- What is being completed: { buf, row, start (1-based column), kind, line, f } for a field; for a
+-- GES title f is nil and close says whether the item still lacks its closing quote.
+local omni = nil
 
 -- The field of the cursor for completion: the one holding the character before the cursor (the
 -- one being typed), else the one under it.
@@ -397,6 +505,22 @@ local function omni_field(buf, row, col0)
   end
   if a and a.kind == 'row' and a.field then
     return a
+  end
+  return nil
+end
+
+-- The quoted title of a GES item the cursor (0-based column `col0`) is typing: its opening quote
+-- is before the cursor and its closing quote, if any, after it, after a word that selects a named
+-- kind (GRP 'do|). Returns { kind, start = the title's first column (1-based), closed }.
+local function omni_title(buf, row, col0)
+  local a = field_at(buf, row, col0 + 1)
+  if not (a and a.kind == 'ges') then
+    return nil
+  end
+  for _, t in ipairs(ges_tokens(a.line)) do
+    if t.quoted and M.named[t.kind] and t.from <= col0 and (not t.closed or col0 < t.to) then
+      return { kind = t.kind, start = t.from + 1, closed = t.closed }
+    end
   end
   return nil
 end
@@ -441,20 +565,23 @@ function M.next_free(buf, kind, ms)
   return type(res) == 'number' and res or nil
 end
 
-local function id_items(res, kind)
+-- The completion items of the JVM's answer for `kind`; a title gets its closing quote when the
+-- item has none yet (`close`).
+local function id_items(res, kind, close)
   local items = {}
   for _, it in ipairs(res) do
-    items[#items + 1] = { word = it.word, menu = it.menu, info = kind .. ' ' .. it.word .. ': ' .. it.menu,
-      user_data = 'nvimpam', dup = 1 }
+    items[#items + 1] = { word = it.word .. (close and "'" or ''), abbr = it.word, menu = it.menu,
+      info = M.label(kind, it.word) .. ': ' .. it.menu, user_data = 'nvimpam', dup = 1 }
   end
   return items
 end
 
 --- 'omnifunc' of pamcrash buffers: in a field that references ids, the ids of that kind the deck
 --- (and its include files) defines, with their titles (a PART's NAME), filtered by what is typed
---- and capped at `complete_max`; in a choice field (ATYPE and the like) the values the layout table
---- lists. Asks the JVM with a deadline of 50 ms. The accepted item is written into the field's own
---- columns, so that the other fields stay where they are, in Insert and in Replace mode.
+--- and capped at `complete_max`; inside the quotes of a GES item GRP 'title', the group titles;
+--- in a choice field (ATYPE and the like) the values the layout table lists. Asks the JVM with a
+--- deadline of 50 ms. An accepted id is written into the field's own columns, so that the other
+--- fields stay where they are, in Insert and in Replace mode.
 ---@param findstart integer
 ---@param base string
 ---@return integer|table
@@ -463,13 +590,19 @@ function M.omnifunc(findstart, base)
   if findstart == 1 then
     local cur = api.nvim_win_get_cursor(0)
     local row, col0 = cur[1] - 1, cur[2]
+    local t = omni_title(buf, row, col0)
+    if t then
+      omni = { buf = buf, row = row, start = t.start, kind = t.kind, close = not t.closed }
+      return t.start - 1
+    end
     local a = omni_field(buf, row, col0)
     if not a then
       omni = nil
       return -3 -- no completion, and leave completion mode quietly
     end
     local f = a.field
-    omni = { buf = buf, row = row, line = api.nvim_buf_get_lines(buf, row, row + 1, false)[1] or '', f = f }
+    omni = { buf = buf, row = row, start = f.from, line = api.nvim_buf_get_lines(buf, row, row + 1, false)[1] or '',
+      f = f, kind = f.ref }
     return f.from - 1
   end
   if not omni or omni.buf ~= buf then
@@ -479,27 +612,26 @@ function M.omnifunc(findstart, base)
   local prefix = vim.trim(base or '')
   local items = {}
   local cap = config.get().complete_max
-  if f.values and #f.values > 0 then
+  if f and f.values and #f.values > 0 then
     for _, v in ipairs(f.values) do
       if v:sub(1, #prefix):upper() == prefix:upper() then
         items[#items + 1] = { word = v, menu = f.name, user_data = 'nvimpam', dup = 1 }
       end
     end
-  elseif f.ref then -- a field that defines an id is the card's own: nothing to offer
-    if prefix ~= '' and not prefix:match('^%d+$') then
+  elseif omni.kind then -- a field that defines an id is the card's own: nothing to offer
+    local o = omni
+    if not M.named[o.kind] and prefix ~= '' and not prefix:match('^%d+$') then
       return {}
     end
-    local kind = f.ref
-    local o = omni
-    local res = ask('ids_complete', { buf, kind, prefix, cap }, 50, buf, function(late)
-      -- the JVM missed the deadline: show its answer if the user is still completing this field
+    local res = ask('ids_complete', { buf, o.kind, prefix, cap }, 50, buf, function(late)
+      -- the JVM missed the deadline: show its answer if the user is still completing this
       local mode = api.nvim_get_mode().mode
       if omni == o and api.nvim_get_current_buf() == o.buf and (mode:sub(1, 1) == 'i' or mode:sub(1, 1) == 'R')
           and api.nvim_win_get_cursor(0)[1] == o.row + 1 then
-        vim.fn.complete(f.from, id_items(late, kind))
+        vim.fn.complete(o.start, id_items(late, o.kind, o.close))
       end
     end)
-    items = id_items(res or {}, kind)
+    items = id_items(res or {}, o.kind, o.close)
   end
   while #items > cap do
     table.remove(items)
@@ -535,8 +667,8 @@ local function complete_done()
   local item = vim.v.completed_item
   local o = omni
   omni = nil
-  if not o or type(item) ~= 'table' or item.user_data ~= 'nvimpam' or not item.word then
-    return
+  if not o or not o.f or type(item) ~= 'table' or item.user_data ~= 'nvimpam' or not item.word then
+    return -- a title went in where it was typed: nothing to put in columns
   end
   vim.schedule(function()
     if not api.nvim_buf_is_valid(o.buf) or api.nvim_get_current_buf() ~= o.buf then

@@ -151,7 +151,8 @@ public final class CardLayouts {
     return checks[entry][row];
   }
 
-  int rowCount(int entry) {
+  /** The number of rows of entry {@code entry}'s layout. */
+  public int rowCount(int entry) {
     return checks[entry].length;
   }
 

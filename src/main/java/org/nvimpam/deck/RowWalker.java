@@ -78,17 +78,43 @@ public final class RowWalker {
   }
 
   /** The group of line {@code i}'s card header, or -1 (no header, or no entry). */
-  int groupAt(LineSource src, int i) {
+  public int groupAt(LineSource src, int i) {
     byte[] a = src.bytes(i);
     int off = src.start(i);
     int len = src.contentLength(i);
     return table.groupOf(headerWord(a, off, len), a, off, len);
   }
 
-  /** {@link #groupAt} of the line the last {@link #walkCard} returned, without reading its word again. */
-  int groupAtStop(LineSource src, int i) {
+  /**
+   * {@link #groupAt} of the line the last {@link #walkCard} or {@link #skipCard} returned, without
+   * reading its word again.
+   */
+  public int groupAtStop(LineSource src, int i) {
     if (i >= src.lineCount()) return -1;
     return table.groupOf(stopWord, lineBytes, lineStart, lineLength); // the walk read that line last
+  }
+
+  /**
+   * The line after the card whose header line is {@code h}, its rows not walked (a card ends at the
+   * next card header line, whatever its rows): that line, or the line count.
+   */
+  public int skipCard(LineSource src, int h) {
+    int n = src.lineCount();
+    stopWord = 0;
+    for (int i = h + 1; i < n; i++) {
+      byte[] a = src.bytes(i);
+      int off = src.start(i);
+      int len = src.contentLength(i);
+      long word = headerWord(a, off, len);
+      if (word != 0) {
+        lineBytes = a;
+        lineStart = off;
+        lineLength = len;
+        stopWord = word;
+        return i;
+      }
+    }
+    return n;
   }
 
   /**

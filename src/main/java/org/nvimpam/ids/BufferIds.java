@@ -307,19 +307,18 @@ public final class BufferIds {
         at[4 * k + 1] = refs.from(i);
         at[4 * k + 2] = refs.to(i);
         long key = refs.key(i);
-        m = where(table, refs.entry(i), refs.row(i), refs.field(i)) + IdKinds.name(IdKinds.kindOf(key)) + " "
-            + IdKinds.idOf(key) + (refs.field(i) < 0 ? " (in the selection)" : "") + " is not defined";
+        m = where(table, refs.entry(i), refs.row(i), refs.field(i)) + IdKinds.describe(key)
+            + (refs.field(i) < 0 ? " (in the selection)" : "") + " is not defined";
         i++;
       } else {
         int d = dupDefs[j++];
         int line = defs.line(d);
         at[4 * k] = line;
         long key = defs.key(d);
-        int[] span = span(deck, line, IdKinds.idOf(key));
+        int[] span = span(deck, line, key);
         at[4 * k + 1] = span[0];
         at[4 * k + 2] = span[1];
-        m = word(deck, line) + IdKinds.name(IdKinds.kindOf(key)) + " " + IdKinds.idOf(key) + " is defined "
-            + count(key) + " times";
+        m = word(deck, line) + IdKinds.describe(key) + " is defined " + count(key) + " times";
       }
       at[4 * k + 3] = 1;
       messages[k] = m.getBytes(java.nio.charset.StandardCharsets.UTF_8);
@@ -356,18 +355,22 @@ public final class BufferIds {
     return new String(a, off, e, java.nio.charset.StandardCharsets.ISO_8859_1) + ": ";
   }
 
-  /** The columns of {@code id}'s digits on the line (the first place they appear after column 8). */
-  private static int[] span(LineSource deck, int line, int id) {
-    byte[] digits = Integer.toString(id).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  /**
+   * The columns of the id of {@code key} on its defining line: the first place its digits stand
+   * (not inside a longer number), or its title after column 8 (past the keyword).
+   */
+  private static int[] span(LineSource deck, int line, long key) {
+    boolean named = IdKinds.named(IdKinds.kindOf(key));
+    byte[] text = named ? IdNames.bytes(IdKinds.idOf(key))
+        : Integer.toString(IdKinds.idOf(key)).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     byte[] a = deck.bytes(line);
     int off = deck.start(line);
     int len = deck.contentLength(line);
-    for (int s = 0; s + digits.length <= len; s++) {
-      boolean ok = s == 0 || a[off + s - 1] < '0' || a[off + s - 1] > '9';
-      for (int k = 0; ok && k < digits.length; k++) ok = a[off + s + k] == digits[k];
-      if (ok && (s + digits.length == len || a[off + s + digits.length] < '0' || a[off + s + digits.length] > '9')) {
-        return new int[] {s, s + digits.length};
-      }
+    for (int s = named ? 8 : 0; s + text.length <= len; s++) {
+      boolean ok = named || s == 0 || a[off + s - 1] < '0' || a[off + s - 1] > '9';
+      for (int k = 0; ok && k < text.length; k++) ok = a[off + s + k] == text[k];
+      int e = s + text.length;
+      if (ok && (named || e == len || a[off + e] < '0' || a[off + e] > '9')) return new int[] {s, e};
     }
     return new int[] {0, Math.min(len, 8)};
   }

@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * The id kinds of the card-layout table (docs/CARDS.md, "Id kinds") as small codes, and the key
- * an id of a kind is held under: {@code kind << 32 | id}, id a positive int.
+ * an id of a kind is held under: {@code kind << 32 | id}, id a positive int. A group is named by
+ * its title, not a number: its id is the title's number in {@link IdNames}.
  */
 public final class IdKinds {
   /** The kinds, by code; code 0 is no kind. */
@@ -29,6 +30,17 @@ public final class IdKinds {
     return code > 0 && code < NAMES.size() ? NAMES.get(code) : "id";
   }
 
+  /** Whether ids of the kind are names (text fields, quoted GES items), not numbers. */
+  public static boolean named(int code) {
+    return code == GROUP;
+  }
+
+  /** The key as messages name it: {@code part 12}, {@code group 'doors'}. */
+  public static String describe(long key) {
+    int kind = kindOf(key);
+    return name(kind) + " " + (named(kind) ? "'" + IdNames.text(idOf(key)) + "'" : Integer.toString(idOf(key)));
+  }
+
   public static long key(int kind, int id) {
     return ((long) kind << 32) | (id & 0xFFFFFFFFL);
   }
@@ -42,8 +54,9 @@ public final class IdKinds {
   }
 
   /**
-   * The kind a GES selection word selects ({@code PART}, {@code NOD}, {@code ELE>NOD}…) in bytes
-   * {@code [s, e)}: the kind of its ids, 0 for words whose items are no ids of a kind we index.
+   * The kind a GES selection word selects ({@code PART}, {@code NOD}, {@code ELE>NOD}, {@code
+   * GRP}…) in bytes {@code [s, e)}: the kind of its items, 0 for words whose items are no ids of a
+   * kind we index.
    */
   static int gesKind(byte[] a, int s, int e) {
     int n = e - s;
@@ -53,6 +66,7 @@ public final class IdKinds {
     if (e - p >= 4 && a[p] == 'P' && a[p + 1] == 'A' && a[p + 2] == 'R' && a[p + 3] == 'T') return PART;
     if (e - p >= 3 && a[p] == 'N' && a[p + 1] == 'O' && a[p + 2] == 'D') return NODE;
     if (e - p >= 3 && a[p] == 'E' && a[p + 1] == 'L' && a[p + 2] == 'E') return ELEMENT;
+    if (e - p >= 3 && a[p] == 'G' && a[p + 1] == 'R' && a[p + 2] == 'P') return GROUP; // GRP, OGRP, DELGRP, GRP>NOD
     return 0;
   }
 }

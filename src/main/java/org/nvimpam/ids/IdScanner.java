@@ -12,7 +12,8 @@ import org.nvimpam.deck.RowWalker;
 /**
  * Finds the ids a deck's lines define and reference: the fields of the card-layout table with
  * {@code def=KIND} or {@code ref=KIND}, and the items of GES selection lines ({@code PART 1 2},
- * {@code NOD 5:9}). Walks cards as {@link RowWalker} does; reads the bytes in place and allocates
+ * {@code NOD 5:9}, {@code GRP 'doors'}). A named id (a group's title) is reported as its number in
+ * {@link IdNames}. Walks cards as {@link RowWalker} does; reads the bytes in place and allocates
  * nothing per line. Not thread-safe.
  */
 public final class IdScanner {
@@ -20,7 +21,8 @@ public final class IdScanner {
   public interface Sink {
     /**
      * An id on {@code line} in bytes {@code [from, to)}: a single id ({@code lo == hi}) or a GES
-     * range {@code lo:hi}; {@code def} when the field defines it.
+     * range {@code lo:hi}; {@code def} when the field defines it. A name's bytes are its title,
+     * blanks around it left out (inside the quotes of a GES item).
      */
     void id(int line, int from, int to, int kind, int lo, int hi, boolean def);
   }
@@ -31,6 +33,9 @@ public final class IdScanner {
   private final RowWalker walker;
   private final int[][][] compiled; // by entry, then row: [from, to, kind, def, field] per id field
   private final int[] kindsOf; // by entry: bit k set when a field (or a GES row) may name kind k; -1 unknown
+  private final int[] picked; // by group: the entry for pickedVersion, -1 not yet known
+  private int pickedVersion = Integer.MIN_VALUE;
+  private final RowWalker.Visitor visitor = this::line;
   private int mask = -1; // the kinds the current scan reports
   private LineSource src;
   private Sink sink;
@@ -45,6 +50,22 @@ public final class IdScanner {
     this.compiled = new int[table.entries().size()][][];
     this.kindsOf = new int[table.entries().size()];
     java.util.Arrays.fill(kindsOf, -1);
+    this.picked = new int[table.groupCount()];
+  }
+
+  /** The entry of group {@code g} for the version (an older deck: the oldest), remembered per version. */
+  private int entryOf(int g, int version) {
+    if (version != pickedVersion) {
+      java.util.Arrays.fill(picked, -1);
+      pickedVersion = version;
+    }
+    int e = picked[g];
+    if (e < 0) {
+      e = table.pick(g, version);
+      if (e < 0) e = table.group(g)[0]; // older than every layout: its oldest
+      picked[g] = e;
+    }
+    return e;
   }
 
   /** The kinds entry {@code e}'s cards may define or reference, as a bit set. */
@@ -53,7 +74,9 @@ public final class IdScanner {
     if (k != -1) return k;
     k = 0;
     for (RowLayout r : table.entry(e).rows()) {
-      if (r.kind() == RowLayout.Kind.GES) k |= 1 << IdKinds.NODE | 1 << IdKinds.ELEMENT | 1 << IdKinds.PART;
+      if (r.kind() == RowLayout.Kind.GES) {
+        k |= 1 << IdKinds.NODE | 1 << IdKinds.ELEMENT | 1 << IdKinds.PART | 1 << IdKinds.GROUP;
+      }
       for (FieldLayout f : r.fields()) {
         int c = idKind(f);
         if (c != 0) k |= 1 << c;
@@ -98,20 +121,25 @@ public final class IdScanner {
     this.refs = refs;
     int i = from;
     try {
+      int g = i < to ? walker.groupAt(deck, i) : -1;
       while (i < to) {
-        int g = table.groupOf(deck.bytes(i), deck.start(i), deck.contentLength(i));
         if (g < 0) {
           i++;
+          g = i < to ? walker.groupAt(deck, i) : -1;
           continue;
         }
-        int e = table.pick(g, version);
-        if (e < 0) e = table.group(g)[0]; // older than every layout: its oldest
+        int e = entryOf(g, version);
         if ((kindsOf(e) & mask) == 0) {
-          i = cardEnd(deck, i + 1); // a card ends at the next card header line, whatever its rows
-          continue;
+          i = walker.skipCard(deck, i);
+        } else if (table.rowCount(e) == 1) { // a one-line card (NODE, SHELL: most of a deck): its header row, no walk
+          entry = e;
+          line(i, 0);
+          i = walker.skipCard(deck, i);
+        } else {
+          entry = e;
+          i = walker.walkCard(deck, i, e, visitor);
         }
-        entry = e;
-        i = walker.walkCard(deck, i, e, this::line);
+        g = i < to ? walker.groupAtStop(deck, i) : -1;
       }
     } finally {
       this.src = null;
@@ -165,10 +193,12 @@ public final class IdScanner {
     return c[r];
   }
 
-  /** The kind of an integer id field, 0 for other fields (text-named ids are not indexed). */
+  /** The kind of an id field: an integer field of a numbered kind, a text field of a named one; else 0. */
   private static int idKind(FieldLayout f) {
-    if (f.type() != FieldType.INT && f.type() != FieldType.INT_OR_BLANK) return 0;
-    return IdKinds.code(f.defines() != null ? f.defines() : f.references());
+    int kind = IdKinds.code(f.defines() != null ? f.defines() : f.references());
+    boolean number = f.type() == FieldType.INT || f.type() == FieldType.INT_OR_BLANK;
+    boolean text = f.type() == FieldType.STR;
+    return (IdKinds.named(kind) ? text : number) ? kind : 0;
   }
 
   private void line(int line, int code) {
@@ -187,7 +217,7 @@ public final class IdScanner {
         int e = Math.min(f[k + 1], len);
         while (s < e && a[off + s] == ' ') s++;
         while (e > s && a[off + e - 1] == ' ') e--;
-        int v = positive(a, off + s, off + e);
+        int v = IdKinds.named(f[k + 2]) ? IdNames.intern(a, off + s, off + e) : positive(a, off + s, off + e);
         if (v > 0) {
           field = f[k + 4];
           sink.id(line, s, e, f[k + 2], v, v, def);
@@ -200,20 +230,35 @@ public final class IdScanner {
     }
   }
 
-  /** The items of a GES selection line: 8 blanks, the word, then blank-separated items. */
+  /**
+   * The items of a GES selection line: 8 blanks, then blank-separated tokens up to column 80. A
+   * word (a token that starts with a letter: {@code PART}, {@code GRP}, {@code END}) selects the
+   * kind of the items after it, up to the next word; an item is an id, a range {@code lo:hi}, or a
+   * quoted name ({@code 'front doors'}, blanks inside), which is a group title after a group word.
+   */
   private void ges(byte[] a, int off, int len, int line) {
     int end = Math.min(len, 80);
+    int kind = 0;
     int i = 8;
-    int w = i;
-    while (w < end && a[off + w] != ' ') w++;
-    int kind = IdKinds.gesKind(a, off + i, off + w);
-    if (kind == 0 || (mask & (1 << kind)) == 0) return;
-    i = w;
     while (i < end) {
       while (i < end && a[off + i] == ' ') i++;
+      if (i == end) break;
       int s = i;
+      byte b = a[off + i];
+      if (b == '\'') {
+        int q = i + 1;
+        while (q < end && a[off + q] != '\'') q++;
+        if (q == end) return; // no closing quote: no name
+        i = q + 1;
+        if (IdKinds.named(kind) && (mask & (1 << kind)) != 0) name(a, off, s + 1, q, line, kind);
+        continue;
+      }
       while (i < end && a[off + i] != ' ') i++;
-      if (s == i) break;
+      if ((b | 0x20) >= 'a' && (b | 0x20) <= 'z') {
+        kind = IdKinds.gesKind(a, off + s, off + i);
+        continue;
+      }
+      if (kind == 0 || IdKinds.named(kind) || (mask & (1 << kind)) == 0) continue;
       int colon = -1;
       for (int k = s; k < i; k++) {
         if (a[off + k] == ':') colon = k;
@@ -227,6 +272,14 @@ public final class IdScanner {
         if (lo > 0 && hi >= lo) sink.id(line, s, i, kind, lo, hi, false);
       }
     }
+  }
+
+  /** The quoted name in columns {@code [s, e)}, blanks around it left out. */
+  private void name(byte[] a, int off, int s, int e, int line, int kind) {
+    while (s < e && a[off + s] == ' ') s++;
+    while (e > s && a[off + e - 1] == ' ') e--;
+    int v = IdNames.intern(a, off + s, off + e);
+    if (v > 0) sink.id(line, s, e, kind, v, v, false);
   }
 
   /** The positive integer in bytes {@code [s, e)} (an optional +, then digits), else 0. */

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntPredicate;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.msgpack.core.MessagePacker;
@@ -211,16 +212,17 @@ public final class IdService {
   /**
    * One call of lua/nvimpam/ids.lua; {@code args[0]} is the buffer ({@code b}), the rest as each
    * method says: ids_goto (kind, id), ids_refs (kind, id, max), ids_complete (kind, prefix, cap),
-   * ids_outline (), ids_rename (kind, old, new), ids_check (), ids_next (kind).
+   * ids_outline (), ids_rename (kind, old, new), ids_check (), ids_next (kind). An id of a named
+   * kind (a group) is its title.
    */
   public Encoder call(String method, List<Object> args, IdBuffer b) {
     return switch (method) {
-      case "ids_goto" -> definitions(b, str(args, 1), num(args, 2));
-      case "ids_refs" -> references(b, str(args, 1), num(args, 2), (int) Math.min(Integer.MAX_VALUE, Math.max(1, num(args, 3))));
+      case "ids_goto" -> definitions(b, key(args, 1));
+      case "ids_refs" -> references(b, key(args, 1), (int) Math.min(Integer.MAX_VALUE, Math.max(1, num(args, 3))));
       case "ids_complete" -> complete(b, str(args, 1), str(args, 2), (int) Math.max(1, Math.min(10_000, num(args, 3))));
       case "ids_outline" -> outline(b);
       case "ids_next" -> nextFree(b, str(args, 1));
-      case "ids_rename" -> rename(b, str(args, 1), num(args, 2), num(args, 3));
+      case "ids_rename" -> rename(b, key(args, 1), args.size() > 3 ? args.get(3) : null);
       case "ids_check" -> {
         publish(b);
         yield out -> out.packBoolean(true);
@@ -238,8 +240,13 @@ public final class IdService {
   }
 
   private static long num(List<Object> args, int i) {
-    if (args.size() > i && args.get(i) instanceof Number n) return n.longValue();
-    if (args.size() > i && args.get(i) instanceof String s) {
+    return num(args.size() > i ? args.get(i) : null, i);
+  }
+
+  /** Argument {@code i} (0-based), {@code o}, as a number. */
+  private static long num(Object o, int i) {
+    if (o instanceof Number n) return n.longValue();
+    if (o instanceof String s) {
       try {
         return Long.parseLong(s.trim());
       } catch (NumberFormatException e) {
@@ -270,12 +277,32 @@ public final class IdService {
     };
   }
 
-  private static long key(String kind, long id) {
+  /** The key of the kind in {@code args[i]} and the id (a number, or a title) after it. */
+  private static long key(List<Object> args, int i) {
+    String kind = str(args, i);
     int k = IdKinds.code(kind);
     if (k == 0) throw new IllegalArgumentException("nvimpam: no id kind '" + kind + "'; kinds: "
         + String.join(", ", IdKinds.NAMES.subList(1, IdKinds.NAMES.size())));
+    return IdKinds.key(k, id(k, args.size() > i + 1 ? args.get(i + 1) : null, i + 1));
+  }
+
+  /**
+   * The id of kind {@code k} that argument {@code i}, {@code arg}, gives: a positive number, or a
+   * title (blanks around it dropped; no quote inside, as GES items quote it).
+   */
+  private static int id(int k, Object arg, int i) {
+    String kind = IdKinds.name(k);
+    if (IdKinds.named(k)) {
+      String title = arg == null ? "" : (arg instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(arg));
+      title = title.strip();
+      if (title.isEmpty() || title.indexOf('\'') >= 0) {
+        throw new IllegalArgumentException("nvimpam: a " + kind + " title is not empty and holds no quote ('), not \"" + title + "\"");
+      }
+      return IdNames.intern(title);
+    }
+    long id = num(arg, i);
     if (id <= 0 || id > Integer.MAX_VALUE) throw new IllegalArgumentException("nvimpam: " + id + " is no " + kind + " id");
-    return IdKinds.key(k, (int) id);
+    return (int) id;
   }
 
   private static void packText(MessagePacker out, LineSource deck, int line) throws IOException {
@@ -288,10 +315,14 @@ public final class IdService {
     else out.packString("file").packString(m.path().toString());
   }
 
-  /** The next free id of {@code kind} in {@code b}'s tree: one more than the greatest defined. */
+  /**
+   * The next free id of {@code kind} in {@code b}'s tree: one more than the greatest defined; nil
+   * for a named kind (a group's title is the user's to choose).
+   */
   public Encoder nextFree(IdBuffer b, String kind) {
     int k = IdKinds.code(kind);
     if (k == 0) throw new IllegalArgumentException("nvimpam: no id kind '" + kind + "'");
+    if (IdKinds.named(k)) return MessagePacker::packNil;
     long max = 0;
     for (IdTree.Member m : orderFrom(treeOf(b), b)) {
       Integer x = IdTree.read(m, (deck, defs) -> defs.maxId(k));
@@ -301,9 +332,8 @@ public final class IdService {
     return out -> out.packLong(next);
   }
 
-  /** Where {@code kind id} is defined in {@code b}'s tree: [{buf|file, lnum, text}]. */
-  public Encoder definitions(IdBuffer b, String kind, long id) {
-    long k = key(kind, id);
+  /** Where the id of {@code k} is defined in {@code b}'s tree: [{buf|file, lnum, text}]. */
+  public Encoder definitions(IdBuffer b, long k) {
     IdTree t = treeOf(b);
     List<Encoder> hits = new ArrayList<>();
     for (IdTree.Member m : orderFrom(t, b)) {
@@ -353,11 +383,10 @@ public final class IdService {
   }
 
   /**
-   * Every line of {@code b}'s tree that references {@code kind id} (a field, a GES item, a GES
+   * Every line of {@code b}'s tree that references the id of {@code k} (a field, a GES item, a GES
    * range that holds it), at most {@code max}: {items = [{buf|file, lnum, col, text}], total}.
    */
-  public Encoder references(IdBuffer b, String kind, long id, int max) {
-    long k = key(kind, id);
+  public Encoder references(IdBuffer b, long k, int max) {
     int kd = IdKinds.kindOf(k);
     int want = IdKinds.idOf(k);
     IdTree t = treeOf(b);
@@ -417,23 +446,16 @@ public final class IdService {
   }
 
   /**
-   * Completion items for a field referencing {@code kind}: the ids of {@code b}'s tree whose digits
-   * start with {@code prefix} (all when empty), ascending within each deck, at most {@code cap},
-   * with the card's NAME title: [{word, menu}].
+   * Completion items for a field (or a GES item) referencing {@code kind}: the ids of {@code b}'s
+   * tree whose digits start with {@code prefix} (all when empty), ascending within each deck, or
+   * for a named kind the titles that start with it (ignoring ASCII case), in line order; at most
+   * {@code cap}, with the card and its NAME title: [{word, menu}].
    */
   public Encoder complete(IdBuffer b, String kind, String prefix, int cap) {
     int kd = IdKinds.code(kind);
     if (kd == 0) return out -> out.packArrayHeader(0);
-    long p = -1;
-    String digits = prefix == null ? "" : prefix.trim();
-    if (!digits.isEmpty()) {
-      try {
-        p = Long.parseLong(digits);
-      } catch (NumberFormatException e) {
-        return out -> out.packArrayHeader(0);
-      }
-    }
-    long pre = p;
+    IntPredicate matches = matcher(kd, prefix == null ? "" : prefix.strip());
+    if (matches == null) return out -> out.packArrayHeader(0);
     IdTree t = treeOf(b);
     List<String[]> items = new ArrayList<>();
     for (IdTree.Member m : orderFrom(t, b)) {
@@ -442,10 +464,11 @@ public final class IdService {
         for (int d = 0; d < defs.size() && items.size() < cap; d++) {
           if (defs.kind(d) != kd) continue;
           int id = defs.id(d);
-          if (pre >= 0 && !startsWith(id, pre)) continue;
+          if (!matches.test(id)) continue;
           String title = title(deck, defs.line(d));
           String where = m.live() == b ? "" : " [" + m.label() + "]";
-          items.add(new String[] {Integer.toString(id), word(deck, defs.line(d)) + (title.isEmpty() ? "" : " " + title) + where});
+          String w = IdKinds.named(kd) ? IdNames.text(id) : Integer.toString(id);
+          items.add(new String[] {w, word(deck, defs.line(d)) + (title.isEmpty() ? "" : " " + title) + where});
         }
         return null;
       });
@@ -460,10 +483,37 @@ public final class IdService {
     };
   }
 
+  /** Which ids of kind {@code kd} the typed {@code prefix} leaves; null when it can match none (letters in a number). */
+  private static IntPredicate matcher(int kd, String prefix) {
+    if (IdKinds.named(kd)) {
+      byte[] pre = prefix.getBytes(StandardCharsets.UTF_8);
+      return id -> startsWith(IdNames.bytes(id), pre);
+    }
+    if (prefix.isEmpty()) return id -> true;
+    long p;
+    try {
+      p = Long.parseLong(prefix);
+    } catch (NumberFormatException e) {
+      return null;
+    }
+    return id -> startsWith(id, p);
+  }
+
   /** Whether the decimal digits of {@code id} start with those of {@code prefix}. */
   static boolean startsWith(long id, long prefix) {
     while (id > prefix) id /= 10;
     return id == prefix;
+  }
+
+  /** Whether {@code title} starts with {@code prefix}, ASCII letters of either case alike. */
+  static boolean startsWith(byte[] title, byte[] prefix) {
+    if (prefix.length > title.length) return false;
+    for (int i = 0; i < prefix.length; i++) {
+      if (title[i] == prefix[i]) continue;
+      int lower = title[i] | 0x20;
+      if (lower != (prefix[i] | 0x20) || lower < 'a' || lower > 'z') return false;
+    }
+    return true;
   }
 
   /** The card header word of the card holding {@code line}. */
@@ -556,8 +606,12 @@ public final class IdService {
         int to = Math.min(f.to(), len);
         while (s < to && a[off + s] == ' ') s++;
         while (to > s && a[off + to - 1] == ' ') to--;
-        id = IdScanner.positive(a, off + s, off + to);
         defKind = f.defines();
+        if (IdKinds.named(IdKinds.code(defKind))) {
+          if (to > s) text.append(" '").append(new String(a, off + s, to - s, StandardCharsets.UTF_8)).append('\'');
+        } else {
+          id = IdScanner.positive(a, off + s, off + to);
+        }
         break;
       }
       if (id > 0) text.append(' ').append(id);
@@ -573,28 +627,31 @@ public final class IdService {
   }
 
   /**
-   * The edits that renumber {@code kind old} to {@code neu} in {@code b}: its definition and every
-   * reference (fields and GES items), or an {@link IllegalArgumentException} saying why not (the
-   * new id is taken, or does not fit a field, or a GES line would pass column 80).
+   * The edits that give the id of {@code ok} the new id {@code neu} (a number, or a group's
+   * title) in {@code b}: its definition and every reference (fields and GES items), or an {@link
+   * IllegalArgumentException} saying why not (the new id is taken, or does not fit a field, or a
+   * GES line would pass column 80).
    */
-  public Encoder rename(IdBuffer b, String kind, long old, long neu) {
-    long ok = key(kind, old);
-    long nk = key(kind, neu);
-    if (ok == nk) throw new IllegalArgumentException("nvimpam: " + kind + " " + old + " is already called " + neu);
+  public Encoder rename(IdBuffer b, long ok, Object neu) {
+    int kd = IdKinds.kindOf(ok);
+    long nk = IdKinds.key(kd, id(kd, neu, 3));
+    String text = IdKinds.named(kd) ? IdNames.text(IdKinds.idOf(nk)) : Integer.toString(IdKinds.idOf(nk));
+    if (ok == nk) {
+      throw new IllegalArgumentException("nvimpam: " + IdKinds.describe(ok) + " is already called "
+          + (IdKinds.named(kd) ? "'" + text + "'" : text));
+    }
     IdTree t = treeOf(b);
     for (IdTree.Member m : t.members()) {
       DefTable d = IdTree.defs(m);
       if (d == null || d.count(nk) == 0) continue;
       int[] at = IdTree.read(m, (deck, defs) -> defs.linesOf(nk, 1));
-      throw new IllegalArgumentException("nvimpam: " + kind + " " + neu + " is already defined ("
+      throw new IllegalArgumentException("nvimpam: " + IdKinds.describe(nk) + " is already defined ("
           + m.label() + " line " + (at == null || at.length == 0 ? "?" : at[0] + 1) + "); nothing changed");
     }
-    String digits = Long.toString(neu);
-    RenamePlan plan = b.withIds((ids, deck) -> RenamePlan.make(deck, ids.version(), ids.scanner(), ok, digits));
+    RenamePlan plan = b.withIds((ids, deck) -> RenamePlan.make(deck, ids.version(), ids.scanner(), ok, text));
     if (plan == null) throw new IllegalStateException("nvimpam: buffer " + b.bufferId() + " is not loaded yet");
     if (plan.refusal() != null) throw new IllegalArgumentException("nvimpam: " + plan.refusal() + "; nothing changed");
     List<String> elsewhere = new ArrayList<>();
-    int kd = IdKinds.kindOf(ok);
     int want = IdKinds.idOf(ok);
     for (IdTree.Member m : t.members()) {
       if (m.live() == b) continue;

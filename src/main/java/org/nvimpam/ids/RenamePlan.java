@@ -7,13 +7,16 @@ import org.nvimpam.deck.FieldLayout;
 import org.nvimpam.deck.LineSource;
 
 /**
- * The text edits that renumber one id in one deck: each field that defines or references it gets
- * the new digits in its own columns (right-aligned, or left where the old value was), each GES
- * item the new digits in its place. Refused, with the reason, when the digits do not fit a field
- * or a GES line would pass column 80. GES ranges that hold the id are left alone (counted).
+ * The text edits that renumber (or, for a group, retitle) one id in one deck: each field that
+ * defines or references it gets the new digits in its own columns (right-aligned, or left where
+ * the old value was), a title field the new title where the old one began; each GES item the new
+ * text in its place (a title inside its quotes). Refused, with the reason, when the new text does
+ * not fit a field or a GES line would pass column 80. GES ranges that hold the id are left alone
+ * (counted).
  */
 public record RenamePlan(int[] at, byte[][] texts, int count, int lines, boolean defines, int ranges, String refusal) {
-  static RenamePlan make(LineSource deck, int version, IdScanner sc, long key, String digits) {
+  /** The plan that gives the id of {@code key} the new {@code text}: its digits, or a group's title. */
+  static RenamePlan make(LineSource deck, int version, IdScanner sc, long key, String text) {
     int kind = IdKinds.kindOf(key);
     int id = IdKinds.idOf(key);
     int[][] at = {new int[48]};
@@ -25,7 +28,9 @@ public record RenamePlan(int[] at, byte[][] texts, int count, int lines, boolean
     boolean[] def = {false};
     int[] ranges = {0};
     String[] refusal = {null};
-    byte[] d = digits.getBytes(StandardCharsets.US_ASCII);
+    boolean named = IdKinds.named(kind);
+    byte[] d = text.getBytes(StandardCharsets.UTF_8);
+    String shown = named ? "'" + text + "'" : text;
     sc.scan(deck, 0, deck.lineCount(), version, true, 1 << kind, (line, from, to, k, lo, hi, isDef) -> {
       if (refusal[0] != null || k != kind || id < lo || id > hi) return;
       if (lo != hi) {
@@ -40,34 +45,42 @@ public record RenamePlan(int[] at, byte[][] texts, int count, int lines, boolean
       }
       int s;
       int e;
-      byte[] text;
-      if (sc.field() < 0) { // a GES item: the digits in its place
+      byte[] put;
+      if (sc.field() < 0) { // a GES item: the new text in its place
         gesGrowth[0] += d.length - (to - from);
         if (len + gesGrowth[0] > 80) {
-          refusal[0] = "line " + (line + 1) + " would pass column 80 with " + digits;
+          refusal[0] = "line " + (line + 1) + " would pass column 80 with " + shown;
           return;
         }
         s = from;
         e = to;
-        text = d;
+        put = d;
       } else {
         FieldLayout f = sc.table().entry(sc.entry()).rows().get(sc.row()).fields().get(sc.field());
         int fs = f.from() - 1;
         int fe = f.to();
         int width = fe - fs;
         if (d.length > width) {
-          refusal[0] = digits + " does not fit the " + width + " columns of " + sc.table().entry(sc.entry()).word()
+          refusal[0] = shown + " does not fit the " + width + " columns of " + sc.table().entry(sc.entry()).word()
               + " / " + f.name() + " (line " + (line + 1) + ")";
           return;
         }
-        boolean left = from == fs && to < fe;
-        s = fs;
         e = Math.min(fe, len);
-        int w = left ? Math.max(d.length, e - s) : width;
-        text = new byte[w];
-        java.util.Arrays.fill(text, (byte) ' ');
-        if (left) System.arraycopy(d, 0, text, 0, d.length);
-        else System.arraycopy(d, 0, text, w - d.length, d.length);
+        int w;
+        boolean left;
+        if (named) { // where the old title began, unless it does not fit there; the field's end stays put
+          s = from + d.length <= fe ? from : fs;
+          w = e == len ? d.length : e - s;
+          left = true;
+        } else {
+          left = from == fs && to < fe;
+          s = fs;
+          w = left ? Math.max(d.length, e - s) : width;
+        }
+        put = new byte[w];
+        java.util.Arrays.fill(put, (byte) ' ');
+        if (left) System.arraycopy(d, 0, put, 0, d.length);
+        else System.arraycopy(d, 0, put, w - d.length, d.length);
       }
       if (isDef) def[0] = true;
       if (3 * n[0] + 3 > at[0].length) at[0] = java.util.Arrays.copyOf(at[0], at[0].length * 2);
@@ -75,7 +88,7 @@ public record RenamePlan(int[] at, byte[][] texts, int count, int lines, boolean
       at[0][3 * n[0]] = line;
       at[0][3 * n[0] + 1] = s;
       at[0][3 * n[0] + 2] = e;
-      texts[0][n[0]++] = text;
+      texts[0][n[0]++] = put;
     });
     return new RenamePlan(at[0], texts[0], n[0], lines[0], def[0], ranges[0], refusal[0]);
   }

@@ -86,6 +86,19 @@ class RowWalkerTest {
     assertEquals(List.of("SHELL@2011#1"), Rows.classify(t, l, 2000)); // older than all: the oldest's rows
   }
 
+  @Test
+  void skippingACardGoesToTheNextCardHeaderPastCommentsAndExtraLinesAndKnowsItsGroup() {
+    CardLayouts t = mini();
+    LineSource d = Lines.ofLatin1("NODE  /        1", "$ x", "junk", "PART  /        1   SHELL       3", "NAME p");
+    RowWalker w = new RowWalker(t);
+    assertEquals(3, w.skipCard(d, 0));
+    int g = w.groupAtStop(d, 3);
+    assertEquals(w.groupAt(d, 3), g);
+    assertEquals("PART:SHELL", t.entry(t.group(g)[0]).key());
+    assertEquals(5, w.skipCard(d, 3));
+    assertEquals(-1, w.groupAtStop(d, 5));
+  }
+
   /** The classification strings of the contract test, for lists of lines. */
   static final class Rows {
     static List<String> classify(CardLayouts t, LineSource src, int version) {

@@ -27,10 +27,12 @@ class IdIndexTest {
   private static final String[] PART = {"PART  /       %d   SHELL       0", "NAME p", "END_PART"};
 
   private static String randomLine(SplittableRandom r) {
-    return switch (r.nextInt(6)) {
+    return switch (r.nextInt(8)) {
       case 0, 1 -> node(1 + r.nextInt(30));
       case 2, 3 -> shell(1 + r.nextInt(30), 1 + r.nextInt(5), 1 + r.nextInt(30), 1 + r.nextInt(30));
       case 4 -> String.format("PART  / %8d   SHELL", 1 + r.nextInt(5));
+      case 5 -> "GROUP / g " + r.nextInt(4); // a GES follows: the selection lines below are its
+      case 6 -> "        GRP 'g " + r.nextInt(4) + "' PART " + (1 + r.nextInt(5));
       default -> r.nextBoolean() ? "$ comment" : "        PART " + (1 + r.nextInt(5)) + " " + (1 + r.nextInt(5));
     };
   }
@@ -82,6 +84,10 @@ class IdIndexTest {
           long key = IdKinds.key(IdKinds.NODE, id);
           assertArrayEquals(want.defs().linesOf(key, 100), ids.defs().linesOf(key, 100), ctx + " node " + id);
         }
+        for (int g = 0; g < 4; g++) {
+          long key = IdKinds.key(IdKinds.GROUP, IdNames.intern("g " + g));
+          assertArrayEquals(want.defs().linesOf(key, 100), ids.defs().linesOf(key, 100), ctx + " group " + g);
+        }
       }
     }
   }
@@ -102,21 +108,71 @@ class IdIndexTest {
 
   @Test
   void aShellNamesItsPartAndFourNodes() {
-    LineSource d = Lines.ofLatin1("SHELL /      100      12       1       2       3       4");
+    assertEquals(List.of("0 element 100 def 13-16", "0 part 12 22-24", "0 node 1 31-32", "0 node 2 39-40",
+        "0 node 3 47-48", "0 node 4 55-56"), scan("SHELL /      100      12       1       2       3       4"));
+  }
+
+  /** Every id the scanner reports in {@code lines}: line, the id as messages name it, range end, def, columns. */
+  private static List<String> scan(String... lines) {
+    LineSource d = Lines.ofLatin1(lines);
     List<String> seen = new ArrayList<>();
-    new IdScanner(TABLE).scan(d, 0, 1, 2011, true, (line, from, to, kind, lo, hi, def) ->
-        seen.add(IdKinds.name(kind) + " " + lo + (def ? " def" : "") + " " + from + "-" + to));
-    assertEquals(List.of("element 100 def 13-16", "part 12 22-24", "node 1 31-32", "node 2 39-40", "node 3 47-48",
-        "node 4 55-56"), seen);
+    new IdScanner(TABLE).scan(d, 0, d.lineCount(), 2011, true, (line, from, to, kind, lo, hi, def) ->
+        seen.add(line + " " + IdKinds.describe(IdKinds.key(kind, lo)) + (hi != lo ? ":" + hi : "") + (def ? " def" : "")
+            + " " + from + "-" + to));
+    return seen;
   }
 
   @Test
   void gesItemsAndRangesAreReferencesOfTheSelectedKind() {
-    LineSource d = Lines.ofLatin1("GROUP /        1 g", "        PART 7 3:9", "        NOD 5", "        END");
-    List<String> seen = new ArrayList<>();
-    new IdScanner(TABLE).scan(d, 0, d.lineCount(), 2011, true, (line, from, to, kind, lo, hi, def) ->
-        seen.add(line + " " + IdKinds.name(kind) + " " + lo + ":" + hi));
-    assertEquals(List.of("1 part 7:7", "1 part 3:9", "2 node 5:5"), seen);
+    assertEquals(List.of("0 group 'g' def 8-9", "1 part 7 13-14", "1 part 3:9 15-18", "2 node 5 12-13"),
+        scan("GROUP / g", "        PART 7 3:9", "        NOD 5", "        END"));
+  }
+
+  @Test
+  void aGroupTitleIsADefinitionAndQuotedGesItemsAfterAGroupWordAreReferences() {
+    assertEquals(List.of("0 group 'front doors' def 10-21", "1 group 'front doors' 13-24", "2 group 'x' 15-16",
+            "2 group 'roof' 28-32", "3 group 'all' 17-20"),
+        scan("GROUP /   front doors   ", "        GRP 'front doors'", "        OGRP ' x '  DELGRP 'roof'",
+            "        GRP>NOD 'all'", "        END"));
+  }
+
+  @Test
+  void aWordInsideASelectionLineSelectsTheKindOfTheItemsAfterIt() {
+    assertEquals(List.of("0 group 'g' def 8-9", "1 part 7 13-14", "1 group 'doors' 20-25", "1 node 5 33-34"),
+        scan("GROUP / g", "        PART 7 GRP 'doors' 8 NOD 5 'n' SEG 6", "        END"));
+  }
+
+  @Test
+  void aTitleWithoutItsClosingQuoteAnUnquotedOneAndAnEmptyOneAreNoReferences() {
+    assertEquals(List.of("0 group 'g' def 8-9"),
+        scan("GROUP / g", "        GRP doors", "        GRP ''  '  '", "        GRP 'doors", "        END"));
+  }
+
+  @Test
+  void titlesAreTheSameIdWhenTheyMatchExactlyBlanksAroundThemLeftOut() {
+    assertEquals(IdNames.intern("doors"), IdNames.intern("doors"));
+    assertEquals(IdNames.intern(" doors  ".strip()), IdNames.intern("doors"));
+    org.junit.jupiter.api.Assertions.assertNotEquals(IdNames.intern("Doors"), IdNames.intern("doors"));
+    org.junit.jupiter.api.Assertions.assertNotEquals(IdNames.intern("door s"), IdNames.intern("doors"));
+    for (int i = 0; i < 5000; i++) assertEquals("t" + i, IdNames.text(IdNames.intern("t" + i))); // through rehashes
+  }
+
+  @Test
+  void anUndefinedGroupAndATitleDefinedTwiceAreProblemsNamedByTheirTitles() {
+    Deck deck = Deck.of(Lines.ofLatin1("INPUTVERSION 2011", "GROUP / doors", "        GRP 'roof'", "        END",
+        "GROUP / doors", "        GRP 'doors'", "        END"));
+    BufferIds ids = new BufferIds();
+    ids.build(deck);
+    ids.tree(List.of(), List.of(), true, -1, deck);
+    ids.check(deck);
+    BufferIds.Snapshot s = ids.snapshot(deck, 10);
+    List<String> got = new ArrayList<>();
+    for (int k = 0; k < s.messages().length; k++) {
+      got.add(s.at()[4 * k] + ":" + s.at()[4 * k + 1] + "-" + s.at()[4 * k + 2] + " "
+          + new String(s.messages()[k], java.nio.charset.StandardCharsets.UTF_8));
+    }
+    assertEquals(List.of("1:8-13 GROUP: group 'doors' is defined 2 times",
+        "2:13-17 GROUP: group 'roof' (in the selection) is not defined", "4:8-13 GROUP: group 'doors' is defined 2 times"), got);
   }
 
   @Test

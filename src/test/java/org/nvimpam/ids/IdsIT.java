@@ -478,6 +478,161 @@ class IdsIT extends PluginTestBase {
     assertEquals(3L, line());
   }
 
+  // Groups: ids that are titles ---------------------------------------------------------------
+
+  /** A deck whose groups select each other by title: lines 7 (front doors), 10 (all), 14 (rear). */
+  private static final String[] GROUPS = {
+    "INPUTVERSION 2011", MATER, "NAME Steel", PART, NAME, END,
+    "GROUP / front doors", "        PART 12", "        END",
+    "GROUP / all", "        PART 12 GRP 'front doors'", "        OGRP 'rear'  DELGRP 'front doors'", "        END",
+    "GROUP / rear", "        GRP 'front doors'", "        END",
+  };
+
+  @Test
+  void gotoJumpsFromAGrpItemToTheGroupCard() throws IOException {
+    setup("");
+    open("main.pc", GROUPS);
+    cursor(11, 27); // inside 'front doors', after PART 12
+    nvim.command("NvimpamGoto").join();
+    assertEquals(7L, line(), lastNote());
+    cursor(12, 16); // 'rear'
+    keys("gd");
+    assertEquals(14L, line(), lastNote());
+  }
+
+  @Test
+  void gotoOpensTheIncludeFileThatDefinesTheGroup() throws IOException {
+    Files.write(dir.resolve("groups.inc"), deck("$ the groups", "GROUP / roof panels", "        PART 12", "        END"));
+    setup("");
+    open("main.pc", "INPUTVERSION 2011", "INCLU / groups.inc", MATER, "NAME Steel", PART, NAME, END,
+        "GROUP / top", "        GRP 'roof panels'", "        END");
+    cursor(9, 20);
+    nvim.command("NvimpamGoto").join();
+    assertTrue(String.valueOf(lua("return vim.api.nvim_buf_get_name(0)")).endsWith("groups.inc"), lastNote());
+    assertEquals(2L, line());
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void refsOnAGroupTitleListsTheSelectionsThatNameIt() throws IOException {
+    setup("");
+    open("main.pc", GROUPS);
+    cursor(7, 12); // the GROUP's own title
+    nvim.command("NvimpamRefs").join();
+    Map<String, Object> qf = (Map<String, Object>) lua("return vim.fn.getqflist({ items = 1, title = 1 })");
+    List<Map<String, Object>> items = (List<Map<String, Object>>) qf.get("items");
+    assertEquals(List.of("11:22", "12:30", "15:14"),
+        items.stream().map(i -> i.get("lnum") + ":" + i.get("col")).toList());
+    assertEquals("nvimpam: 3 references to group 'front doors'", qf.get("title"));
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void renameRetitlesTheGroupAndEverySelectionOfItAsOneUndoStep() throws IOException {
+    setup("");
+    open("main.pc", GROUPS);
+    cursor(15, 18); // GRP 'front doors'
+    nvim.command("NvimpamRename side doors").join();
+    List<String> lines = (List<String>) lua("return vim.api.nvim_buf_get_lines(0, 0, -1, true)");
+    assertEquals("GROUP / side doors", lines.get(6));
+    assertEquals("        PART 12 GRP 'side doors'", lines.get(10));
+    assertEquals("        OGRP 'rear'  DELGRP 'side doors'", lines.get(11));
+    assertEquals("        GRP 'side doors'", lines.get(14));
+    assertEquals("nvimpam: group 'front doors' -> 'side doors': 4 lines changed", lastNote());
+    nvim.command("undo").join();
+    assertEquals(List.of(GROUPS), lua("return vim.api.nvim_buf_get_lines(0, 0, -1, true)"));
+  }
+
+  @Test
+  void theRenamePromptOffersTheOldTitleToEdit() throws IOException {
+    setup("");
+    open("main.pc", GROUPS);
+    lua("vim.ui.input = function(opts, cb) _G.asked = opts.prompt .. '|' .. opts.default cb('rear doors') end");
+    cursor(14, 10); // GROUP / rear
+    lua("require('nvimpam.ids').rename_prompt()");
+    assertEquals("Rename group 'rear' to: |rear", lua("return _G.asked"));
+    assertEquals("        OGRP 'rear doors'  DELGRP 'front doors'", lua("return vim.api.nvim_buf_get_lines(0, 11, 12, true)[1]"));
+  }
+
+  @Test
+  void renameRefusesATitleThatIsAlreadyDefined() throws IOException {
+    setup("");
+    open("main.pc", GROUPS);
+    cursor(7, 10);
+    nvim.command("NvimpamRename 'all'").join();
+    assertTrue(lastNote().contains("group 'all' is already defined (main.pc line 10); nothing changed"), lastNote());
+    assertEquals(List.of(GROUPS), lua("return vim.api.nvim_buf_get_lines(0, 0, -1, true)"));
+  }
+
+  @Test
+  void renameRefusesATitleThatDoesNotFitTheTitleFieldOrASelectionLine() throws IOException {
+    setup("");
+    open("main.pc", GROUPS);
+    cursor(7, 10);
+    String wide = "w".repeat(73);
+    nvim.command("NvimpamRename " + wide).join();
+    assertTrue(lastNote().contains("'" + wide + "' does not fit the 72 columns of GROUP / TITLE (line 7); nothing changed"),
+        lastNote());
+    String long60 = "l".repeat(60);
+    nvim.command("NvimpamRename " + long60).join();
+    assertTrue(lastNote().contains("line 11 would pass column 80 with '" + long60 + "'; nothing changed"), lastNote());
+    assertEquals(List.of(GROUPS), lua("return vim.api.nvim_buf_get_lines(0, 0, -1, true)"));
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void completionInsideTheQuotesOfAGrpItemOffersTheGroupTitles() throws IOException {
+    setup("");
+    open("main.pc", "INPUTVERSION 2011", "GROUP / front doors", "        END", "GROUP / Fenders", "        END",
+        "GROUP / roof", "        END", "GROUP / top", "        GRP 'f");
+    lua("vim.wait(300)");
+    lua("require('nvimpam.host').wait('ids_complete', { 0, 'group', '', 1 }, 'warm-up', 0)"); // the 50 ms are for answering
+    cursor(9, 14); // after the f
+    assertEquals(13L, lua("return require('nvimpam.ids').omnifunc(1, '')"));
+    List<Map<String, Object>> items = (List<Map<String, Object>>) lua("return require('nvimpam.ids').omnifunc(0, 'f')");
+    assertEquals(List.of("front doors'", "Fenders'"), items.stream().map(i -> i.get("word")).toList());
+    assertEquals("GROUP", items.get(0).get("menu"));
+    lua("vim.o.completeopt = 'menuone'");
+    keys("A<C-x><C-o><C-y><Esc>");
+    lua("vim.wait(100)");
+    assertEquals("        GRP 'front doors'", lua("return vim.api.nvim_get_current_line()"));
+  }
+
+  @Test
+  void anUndefinedGroupIsADiagnosticThatGoesWhenAGroupTakesTheTitle() throws IOException {
+    setup("");
+    open("main.pc", "INPUTVERSION 2011", "GROUP / top", "        GRP 'roof'", "        END");
+    assertEquals(List.of("2:13-17 1 GROUP: group 'roof' (in the selection) is not defined"), refsDiagnostics("roof"));
+    lua("vim.api.nvim_buf_set_lines(0, 4, 4, true, { 'GROUP / roof', '        END' })");
+    assertEquals(List.of(), refsDiagnostics("[]"));
+    lua("vim.api.nvim_buf_set_lines(0, 4, 5, true, { 'GROUP / Roof' })"); // titles are case-sensitive
+    assertEquals(List.of("2:13-17 1 GROUP: group 'roof' (in the selection) is not defined"), refsDiagnostics("roof"));
+  }
+
+  @Test
+  void aTitleTwoGroupsHaveIsADiagnosticOnBothCards() throws IOException {
+    setup("");
+    open("main.pc", "INPUTVERSION 2011", "GROUP / doors", "        END", "GROUP /   doors  ", "        END");
+    assertEquals(List.of("1:8-13 1 GROUP: group 'doors' is defined 2 times", "3:10-15 1 GROUP: group 'doors' is defined 2 times"),
+        refsDiagnostics("2"));
+    lua("vim.api.nvim_buf_set_lines(0, 3, 4, true, { 'GROUP / rear doors' })");
+    assertEquals(List.of(), refsDiagnostics("[]"));
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void theOutlineShowsEachGroupWithItsTitleAndANewGroupCardGetsNoNumberForATitle() throws IOException {
+    setup("");
+    open("main.pc", GROUPS);
+    List<Map<String, Object>> items = (List<Map<String, Object>>) lua("return require('nvimpam.ids').outline_items()");
+    assertEquals(List.of("2 MATER 3 Steel", "4 PART 12 Door inner (0 elements)", "7 GROUP 'front doors'", "10 GROUP 'all'",
+        "14 GROUP 'rear'"), items.stream().map(i -> i.get("lnum") + " " + i.get("text")).toList());
+    cursor(16, 1);
+    nvim.command("NvimpamCard GROUP").join();
+    List<String> added = (List<String>) lua("return vim.api.nvim_buf_get_lines(0, 16, -1, true)");
+    assertTrue(added.contains("GROUP /"), added.toString()); // the title is the user's to write
+  }
+
   @Test
   void gfOpensTheFileOfAnIncluLine() throws IOException {
     Files.write(dir.resolve("nodes.inc"), deck(node(1)));

@@ -58,6 +58,39 @@ class RenamePlanTest {
     assertEquals("123456789 does not fit the 8 columns of SHELL / IDPRT (line 1)", p.refusal());
   }
 
+  private static RenamePlan retitle(String title, String... lines) {
+    return RenamePlan.make(Lines.ofLatin1(lines), 2011, new IdScanner(CardLayouts.bundled()),
+        IdKinds.key(IdKinds.GROUP, IdNames.intern("doors")), title);
+  }
+
+  @Test
+  void aGroupGetsTheNewTitleOnItsCardAndInsideTheQuotesOfEverySelection() {
+    RenamePlan p = retitle("front doors", "GROUP /  doors", "        PART 1 GRP 'doors' OGRP ' doors '", "        END",
+        "GROUP / all", "        DELGRP 'doors'", "        END");
+    assertNull(p.refusal());
+    assertEquals(4, p.count());
+    assertEquals("front doors@0:9-14", text(p, 0)); // where the old title began
+    assertEquals("front doors@1:20-25", text(p, 1));
+    assertEquals("front doors@1:34-39", text(p, 2));
+    assertEquals("front doors@4:16-21", text(p, 3));
+    assertEquals(3, p.lines());
+  }
+
+  @Test
+  void aTitleWiderThanTheTitleFieldIsRefused() {
+    String wide = "x".repeat(73);
+    RenamePlan p = retitle(wide, "GROUP / doors", "        END");
+    assertEquals("'" + wide + "' does not fit the 72 columns of GROUP / TITLE (line 1)", p.refusal());
+    assertNull(retitle("x".repeat(72), "GROUP /    doors", "        END").refusal()); // from column 9, then
+  }
+
+  @Test
+  void aSelectionLineThatWouldPassColumn80WithTheNewTitleIsRefused() {
+    String title = "y".repeat(60);
+    RenamePlan p = retitle(title, "GROUP / all", "        PART 12 GRP 'doors'", "        END");
+    assertEquals("line 2 would pass column 80 with '" + title + "'", p.refusal());
+  }
+
   @Test
   void aRelativeIncludeNameResolvesBesideItsFileThenBesideTheTopDeck() throws Exception {
     Path top = Files.createDirectories(dir.resolve("top"));

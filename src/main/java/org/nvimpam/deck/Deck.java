@@ -167,6 +167,27 @@ public final class Deck implements LineSource {
   }
 
   /**
+   * Leaves the CR that ends a line out of it, as Neovim does when it reads a file with
+   * 'fileformat' dos: for a deck read from such a file with CRs kept. Neovim keeps the CR of a
+   * last line that has no newline ({@code lastTerminated} false), and so does this.
+   */
+  public void dropFinalCrs(boolean lastTerminated) {
+    int n = lineCount() - (lastTerminated ? 0 : 1);
+    for (int i = 0; i < n; i++) {
+      int s = slot(i);
+      int len = lens[s];
+      if (len == 0) continue;
+      int a = addr[s];
+      int slot = a >>> SEGMENT_BITS;
+      if (segments[slot][(a & OFFSET_MASK) + len - 1] != '\r') continue;
+      lens[s] = len - 1;
+      live[slot]--;
+      liveBytes--;
+      if (len == 1) addr[s] = EMPTY_LINE; // its slot may be freed while the line lives on (see EMPTY_LINE)
+    }
+  }
+
+  /**
    * Replaces lines {@code first <= i < last} (0-based, numbering before the change) by the given
    * lines, as {@code nvim_buf_lines_event} describes a change.
    */

@@ -1,0 +1,148 @@
+package org.nvimpam.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A deck opened as a new user opens it: a fresh headless Neovim per run, {@code setup{}} with its
+ * defaults, {@code :edit} of the deck, and the time from the {@code :edit} until the folds are in
+ * place, the JVM started by that open (cold). Checkouts given together run in turn, run by run,
+ * so that their figures come from the same minutes of a noisy machine. Next to them, the floors:
+ * Neovim's own {@code :edit} of the deck in a fresh Neovim without the plugin, and the bare
+ * start of a JVM with the plugin's flags ({@code -version} instead of the jar).
+ */
+public final class ColdStartBench {
+  /** One checkout's runs, and the floors measured between them, all in ms. */
+  public record Row(Path root, double[] openMs) {}
+
+  public record Result(List<Row> rows, double[] editMs, double[] jvmMs) {}
+
+  private static final String OPEN = """
+      vim.opt.rtp:prepend(%s)
+      vim.cmd('filetype on')
+      local uv = vim.uv or vim.loop
+      local out = %s
+      local plugin = %s
+      if plugin then require('nvimpam').setup({}) end
+      local t0 = uv.hrtime()
+      vim.cmd('edit ' .. vim.fn.fnameescape(%s))
+      local ok = true
+      if plugin then
+        ok = vim.wait(30000, function() return require('nvimpam.folds').applied_tick(0) ~= nil end, 1)
+      end
+      local ms = (uv.hrtime() - t0) / 1e6
+      local cmd = plugin and require('nvimpam.host').jvm_command_line() or {}
+      vim.fn.writefile({ ok and string.format('%%.3f', ms) or 'NO FOLDS', unpack(cmd) }, out)
+      vim.cmd('qa!')
+      """;
+
+  private final String nvim;
+  private final PrintStream log;
+
+  public ColdStartBench(String nvim, PrintStream log) {
+    this.nvim = nvim;
+    this.log = log;
+  }
+
+  public Result run(List<Path> roots, Path deck, int runs) throws IOException, InterruptedException {
+    Path tmp = Files.createTempDirectory("nvimpam-cold");
+    double[][] open = new double[roots.size()][runs];
+    double[] edit = new double[runs];
+    double[] jvm = new double[runs];
+    List<String> jvmCommand = null;
+    for (int warm = 0; warm < 2; warm++) { // the first start after a build writes the CDS archive
+      for (Path root : roots) once(tmp, root, deck, true);
+    }
+    for (int r = 0; r < runs; r++) {
+      for (int k = 0; k < roots.size(); k++) {
+        List<String> got = once(tmp, roots.get(k), deck, true);
+        open[k][r] = parse(got.get(0), roots.get(k));
+        if (k == roots.size() - 1) jvmCommand = got.subList(1, got.size()); // the last root's flags
+      }
+      edit[r] = parse(once(tmp, roots.get(0), deck, false).get(0), roots.get(0));
+      jvm[r] = jvmStart(jvmCommand);
+      log.println(String.format(Locale.ROOT, "run %d: open %s ms, :edit %.1f ms, JVM %.1f ms", r + 1,
+          Arrays.toString(column(open, r)), edit[r], jvm[r]));
+    }
+    List<Row> rows = new ArrayList<>();
+    for (int k = 0; k < roots.size(); k++) rows.add(new Row(roots.get(k), open[k]));
+    return new Result(rows, edit, jvm);
+  }
+
+  private static double[] column(double[][] m, int r) {
+    double[] c = new double[m.length];
+    for (int k = 0; k < m.length; k++) c[k] = Math.round(m[k][r] * 10) / 10.0;
+    return c;
+  }
+
+  private static double parse(String s, Path root) {
+    try {
+      return Double.parseDouble(s);
+    } catch (NumberFormatException e) {
+      throw new IllegalStateException("no folds opening the deck with the plugin of " + root + ": " + s, e);
+    }
+  }
+
+  /** One fresh Neovim: its time, then (with the plugin) the JVM's command line, a line each. */
+  private List<String> once(Path tmp, Path root, Path deck, boolean plugin) throws IOException, InterruptedException {
+    Path out = tmp.resolve("out.txt");
+    Files.deleteIfExists(out);
+    Path script = tmp.resolve("open.lua");
+    Files.writeString(script, String.format(Locale.ROOT, OPEN, lua(root.toAbsolutePath().toString()),
+        lua(out.toString()), plugin, lua(deck.toAbsolutePath().toString())));
+    Process p = new ProcessBuilder(nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", "luafile " + script)
+        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    if (!p.waitFor(60, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new IllegalStateException("Neovim did not finish opening " + deck + " within 60 s");
+    }
+    if (!Files.exists(out)) throw new IllegalStateException("Neovim exited with " + p.exitValue() + " and no figure");
+    return Files.readAllLines(out, StandardCharsets.UTF_8);
+  }
+
+  /** The plugin's JVM command line with {@code -version} for {@code -jar JAR serve}: the JVM's own start. */
+  private static double jvmStart(List<String> cmd) throws IOException, InterruptedException {
+    List<String> c = new ArrayList<>(cmd.subList(0, cmd.indexOf("-jar")));
+    c.add("-version");
+    long t0 = System.nanoTime();
+    Process p = new ProcessBuilder(c).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    p.waitFor(30, TimeUnit.SECONDS);
+    return (System.nanoTime() - t0) / 1e6;
+  }
+
+  private static String lua(String s) {
+    return "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'";
+  }
+
+  private static double median(double[] a) {
+    double[] s = a.clone();
+    Arrays.sort(s);
+    return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  }
+
+  private static String spread(double[] a) {
+    double[] s = a.clone();
+    Arrays.sort(s);
+    return String.format(Locale.ROOT, "%.0f (%.0f–%.0f)", median(a), s[0], s[s.length - 1]);
+  }
+
+  public static void print(Result r, PrintStream out) {
+    out.println("| what | ms, median (min–max) | / first root |");
+    out.println("|---|---:|---:|");
+    double first = median(r.rows().get(0).openMs());
+    for (Row row : r.rows()) {
+      out.println(String.format(Locale.ROOT, "| open → folds, %s | %s | %.2f× |", row.root(), spread(row.openMs()),
+          median(row.openMs()) / first));
+    }
+    out.println("| floor: Neovim's own :edit | " + spread(r.editMs()) + " | |");
+    out.println("| floor: the JVM's bare start (-version) | " + spread(r.jvmMs()) + " | |");
+  }
+}

@@ -87,9 +87,10 @@ local function out_of_memory_message(stderr, dead_pending)
   return errors.out_of_memory_message(stderr, bufs)
 end
 
--- Starts a JVM; returns its channel id and the list collecting the tail of its stderr.
-local function spawn(on_exit)
-  local cmd, err = java.jvm_command_line()
+-- Starts a JVM (`serve` with the arguments `extra`); returns its channel id and the list
+-- collecting the tail of its stderr.
+local function spawn(on_exit, extra)
+  local cmd, err = java.jvm_command_line(extra)
   if not cmd then
     return nil, err
   end
@@ -98,6 +99,11 @@ local function spawn(on_exit)
     rpc = true,
     on_stderr = function(_, data)
       for _, line in ipairs(data) do
+        -- an archive this Java cannot use (another build of it): the next start writes a new one
+        local stale = line:match('Unable to use shared archive.-: (%S+%.jsa)$')
+        if stale then
+          os.remove(stale)
+        end
         if line ~= '' then
           stderr[#stderr + 1] = line
           if #stderr > 50 then
@@ -164,8 +170,8 @@ local function exited(id, code, stderr)
   end
 end
 
-local function start_jvm()
-  local id, stderr = spawn(exited)
+local function start_jvm(extra)
+  local id, stderr = spawn(exited, extra)
   if not id then
     last_error = stderr
     return nil, last_error
@@ -362,6 +368,20 @@ end
 function M.notify(method, ...)
   if job then
     vim.rpcnotify(job.id, method, ...)
+  end
+end
+
+--- Has the JVM read `path` from disk for `buf`, which Neovim is about to read (see
+--- nvimpam.filestate). A JVM that is not running starts now, with the read on its command line, so
+--- that it begins while the JVM connects. Nothing happens while the first start with a new Java
+--- still waits for `java -version`, or when the JVM cannot start (the attach that follows says why).
+---@param buf integer
+---@param path string
+function M.read_early(buf, path)
+  if job then
+    vim.rpcnotify(job.id, 'nvimpam_early_read', buf, path)
+  elseif not starting and M.java_version_known() then
+    start_jvm({ '--early-read=' .. path, '--early-buffer=' .. buf })
   end
 end
 

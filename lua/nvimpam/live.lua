@@ -37,17 +37,12 @@ local function attached_now(buf)
   host.serving(buf, true)
 end
 
-local function attached_now(buf)
-  attached[buf] = true
-  host.serving(buf, true)
-end
-
 --- Starts live folding: the buffer is folded now and again after every change. Returns when the
 --- folds are in place (waits at most timeout_ms).
 ---@param buf? integer the buffer (0 or nil: the current one)
 function M.attach(buf)
   buf = bufnr(buf)
-  local summary = host.wait('attach', { buf }, ':NvimpamFoldAttach', buf)
+  local summary = host.wait('attach', { buf, api.nvim_buf_line_count(buf) }, ':NvimpamFoldAttach', buf)
   attached_now(buf)
   if type(summary) == 'table' then
     notify_summary(summary)
@@ -58,7 +53,7 @@ end
 -- JVM has them, and the user goes on meanwhile.
 local function attach_async(buf)
   host.serving(buf, true)
-  host.call('attach', { buf }, function(e, summary)
+  host.call('attach', { buf, api.nvim_buf_line_count(buf) }, function(e, summary)
     if e then
       host.serving(buf, false)
       report_scheduled(e)
@@ -132,8 +127,20 @@ local function forward(event, method)
   })
 end
 
+-- A *.pc deck about to be read (BufReadPre): the JVM (started now if needed) reads and folds it
+-- from disk while Neovim reads it; the attach that follows FileType uses that read when the
+-- buffer is provably the file's text. Decks recognised by their content (*.inc) are known only
+-- once read: they start at FileType.
+local function read_early(buf, path)
+  local c = config.get()
+  if c.auto_attach and c.live and path:sub(-3) == '.pc' then
+    host.read_early(buf, path)
+  end
+end
+
 --- The autocmds of pamcrash buffers (again when called again: the augroup is cleared).
 function M.define_autocmds()
+  require('nvimpam.filestate').early = read_early
   group = api.nvim_create_augroup('nvimpam', { clear = true })
   api.nvim_create_autocmd('FileType', { group = group, pattern = 'pamcrash', callback = M.on_filetype })
   -- Live refreshes wait while the user types (the JVM tracks the mode from these two); InsertLeave

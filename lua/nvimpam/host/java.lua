@@ -120,11 +120,25 @@ function M.java_version_known()
   return v == nil or v.major ~= nil -- a missing java is known too: starting the JVM says so
 end
 
--- Class-data sharing: an archive per jar build and Java version in stdpath('cache'), created on the
--- first run and used by every later start.
-local function cds_args(major, jar)
-  local stat = uv.fs_stat(jar)
-  local archive = string.format('%s/nvimpam-%d-%d.jsa', vim.fn.stdpath('cache'), major, stat and stat.mtime.sec or 0)
+--- The class-data sharing archive of a jar build and a Java installation (its executable's
+--- modification time tells an update of the same major version, whose JVM would refuse an older
+--- archive for good).
+---@param major integer
+---@param jar string
+---@param java string the Java executable
+---@return string
+function M.cds_archive(major, jar, java)
+  local st = uv.fs_stat(jar)
+  local jst = uv.fs_stat(vim.fn.resolve(vim.fn.exepath(java)))
+  return string.format('%s/nvimpam-%d-%d-%d.jsa', vim.fn.stdpath('cache'), major, st and st.mtime.sec or 0,
+    jst and jst.mtime.sec or 0)
+end
+
+-- Class-data sharing: an archive per jar build and Java installation in stdpath('cache'), created
+-- on the first run and used by every later start. A missing or unusable archive only costs speed:
+-- the JVM warns on stderr and starts without it.
+local function cds_args(major, jar, java)
+  local archive = M.cds_archive(major, jar, java)
   if major >= 19 then
     return { '-XX:+AutoCreateSharedArchive', '-XX:SharedArchiveFile=' .. archive }
   elseif uv.fs_stat(archive) then
@@ -136,9 +150,10 @@ local function cds_args(major, jar)
 end
 
 --- The command line that starts the JVM, or nil and a message saying what to fix.
+---@param extra string[]? more arguments of `serve`
 ---@return string[]? cmd
 ---@return string? why
-function M.jvm_command_line()
+function M.jvm_command_line(extra)
   local java = M.java()
   local major, err = M.java_version(java)
   if not major then
@@ -162,11 +177,13 @@ function M.jvm_command_line()
   -- NewRatio=4 gives it 4/5 of the heap instead of 2/3, so that -Xmx900m still holds a 588 MB
   -- deck (1.15x in heap). jvm_args come last, so they can undo this (e.g.
   -- -XX:TieredStopAtLevel=4, or -Xmx: a deck needs about 1.3x its size of heap).
+  -- -XX:-UsePerfData: no hsperfdata file to create and map (a few ms of every start).
   local cmd = { vim.fn.exepath(java), '-Xlog:disable', '-Xlog:all=warning:stderr', '-XX:TieredStopAtLevel=1',
-    '-XX:+UseSerialGC', '-XX:PretenureSizeThreshold=1m', '-XX:NewRatio=4' }
-  vim.list_extend(cmd, cds_args(major, jar))
+    '-XX:+UseSerialGC', '-XX:PretenureSizeThreshold=1m', '-XX:NewRatio=4', '-XX:-UsePerfData' }
+  vim.list_extend(cmd, cds_args(major, jar, java))
   vim.list_extend(cmd, config.get().jvm_args or {})
   vim.list_extend(cmd, { '-jar', jar, 'serve' })
+  vim.list_extend(cmd, extra or {})
   return cmd
 end
 

@@ -12,7 +12,9 @@ import org.nvimpam.rpc.RpcConnection;
 import org.nvimpam.rpc.RpcLimits;
 import org.nvimpam.rpc.StreamTransport;
 import org.nvimpam.rpc.Transport;
+import org.nvimpam.plugin.EarlyReads;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code serve}: Neovim started us with {@code jobstart(cmd, {'rpc': v:true})}; speak msgpack-RPC
@@ -30,8 +32,19 @@ public final class ServeCommand implements Callable<Integer> {
   /** Exit code after the connection ended with a protocol error or an I/O failure. */
   public static final int EXIT_CONNECTION_FAILED = 1;
 
-  /** Installed in order on every connection. */
-  static final List<Consumer<Nvim>> INSTALLERS = List.of(ServeCommand::installPoll, PluginHost::install);
+  /** The options Neovim may start us with; {@link Main} reads them without picocli. */
+  static final String EARLY_READ = "--early-read=";
+  static final String EARLY_BUFFER = "--early-buffer=";
+
+  @Option(names = "--early-read", paramLabel = "PATH",
+      description = "A deck Neovim is about to read: read and fold it now, while the connection starts.")
+  String earlyRead;
+
+  @Option(names = "--early-buffer", paramLabel = "N", description = "The buffer that --early-read is for.")
+  long earlyBuffer;
+
+  /** The early reads of this process; the first may start before Neovim is connected. */
+  private final EarlyReads early = new EarlyReads();
 
   /**
    * Answers {@code poll} with {@code "ok"}, as Neovim's remote plugin hosts do: the plugin's
@@ -41,22 +54,58 @@ public final class ServeCommand implements Callable<Integer> {
     nvim.rpc().onRequest("poll", params -> out -> out.packString("ok"));
   }
 
-  private final List<Consumer<Nvim>> installers;
+  private final List<Consumer<Nvim>> installers; // null: the plugin's, made once the early read runs
 
   public ServeCommand() {
-    this(INSTALLERS);
+    this.installers = null;
   }
 
   ServeCommand(List<Consumer<Nvim>> installers) {
     this.installers = List.copyOf(installers);
   }
 
+  /**
+   * {@code serve} as Neovim starts it, read without picocli (building its model of every
+   * subcommand is most of a cold start): null when {@code args} are anything else.
+   */
+  static ServeCommand fromArgs(String[] args) {
+    if (args.length == 0 || !args[0].equals("serve")) return null;
+    ServeCommand c = new ServeCommand();
+    for (int i = 1; i < args.length; i++) {
+      String a = args[i];
+      if (a.startsWith(EARLY_READ)) {
+        c.earlyRead = a.substring(EARLY_READ.length());
+      } else if (a.startsWith(EARLY_BUFFER)) {
+        try {
+          c.earlyBuffer = Long.parseLong(a.substring(EARLY_BUFFER.length()));
+        } catch (NumberFormatException e) {
+          return null; // picocli says what is wrong
+        }
+      } else {
+        return null;
+      }
+    }
+    c.startEarlyRead();
+    return c;
+  }
+
+  private boolean earlyStarted;
+
+  /** Starts the early read, once: it runs alongside the connection's start. */
+  private void startEarlyRead() {
+    if (earlyStarted || earlyRead == null || earlyBuffer <= 0) return;
+    earlyStarted = true;
+    early.start(earlyBuffer, earlyRead);
+  }
+
   @Override
   public Integer call() {
+    startEarlyRead(); // when picocli made this command
     PrintStream realStdout = System.out;
     System.setOut(System.err); // from here on, only RPC reaches fd 1
     realStdout.flush();
-    return serve(StreamTransport.stdio(), installers);
+    return serve(StreamTransport.stdio(), installers != null ? installers
+        : List.of(ServeCommand::installPoll, nvim -> PluginHost.install(nvim, early)));
   }
 
   /**

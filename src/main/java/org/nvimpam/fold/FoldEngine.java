@@ -132,6 +132,10 @@ public final class FoldEngine {
     return new FoldSet(starts, ends, ids, names.snapshot());
   }
 
+  public FoldOptions options() {
+    return options;
+  }
+
   public FoldSet folds() {
     return folds;
   }

@@ -3,9 +3,9 @@ package org.nvimpam.nvim;
 import java.io.IOException;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.msgpack.core.MessageUnpacker;
+import org.msgpack.value.ValueType;
 import org.nvimpam.rpc.Decoder;
 
 /** What {@code nvim_get_api_info} says about the connected Neovim. */
@@ -33,50 +33,109 @@ public final class ApiInfo {
   /** Reads the {@code [channel_id, metadata]} result of {@code nvim_get_api_info}. */
   public static final Decoder<ApiInfo> DECODER = ApiInfo::read;
 
+  /**
+   * Streams through the reply, keeping only what we use: the function list alone is tens of KB,
+   * and every JVM start reads it (as a tree of objects, that was a good part of a cold start).
+   */
   private static ApiInfo read(MessageUnpacker in) throws IOException {
-    // Checked, not cast: a reply of another shape is a decode error, not a ClassCastException.
-    if (!(Decoders.readObject(in, ExtTypes.STANDARD) instanceof List<?> result) || result.size() != 2
-        || !(result.get(0) instanceof Long channel) || !(result.get(1) instanceof Map<?, ?> meta)) {
+    if (!in.hasNext() || in.getNextFormat().getValueType() != ValueType.ARRAY || in.unpackArrayHeader() != 2
+        || in.getNextFormat().getValueType() != ValueType.INTEGER) {
       throw new IOException("nvim_get_api_info: expected [id, metadata]");
     }
-    Map<?, ?> version = map(meta, "version");
-    Map<?, ?> types = map(meta, "types");
-    return new ApiInfo(
-        channel,
-        intOf(version, "major"),
-        intOf(version, "minor"),
-        intOf(version, "patch"),
-        intOf(version, "api_level"),
-        new ExtTypes(code(types, "Buffer"), code(types, "Window"), code(types, "Tabpage")),
-        functionNames(meta.get("functions")));
+    long channel = in.unpackLong();
+    int[] version = null;
+    byte[] types = null;
+    Set<String> functions = null;
+    for (int n = mapHeader(in, "metadata"); n > 0; n--) {
+      switch (key(in)) {
+        case "version" -> version = version(in);
+        case "types" -> types = types(in);
+        case "functions" -> functions = functionNames(in);
+        default -> in.skipValue();
+      }
+    }
+    if (version == null) throw new IOException("api info lacks version");
+    if (types == null) throw new IOException("api info lacks types");
+    if (functions == null) throw new IOException("api info lacks functions");
+    return new ApiInfo(channel, version[0], version[1], version[2], version[3],
+        new ExtTypes(types[0], types[1], types[2]), functions);
   }
 
-  private static Set<String> functionNames(Object functions) throws IOException {
-    if (!(functions instanceof List<?> list)) throw new IOException("api info lacks functions");
+  private static final List<String> VERSION_KEYS = List.of("major", "minor", "patch", "api_level");
+  private static final List<String> TYPE_NAMES = List.of("Buffer", "Window", "Tabpage");
+
+  private static int[] version(MessageUnpacker in) throws IOException {
+    int[] v = {-1, -1, -1, -1};
+    for (int n = mapHeader(in, "version"); n > 0; n--) {
+      int k = VERSION_KEYS.indexOf(key(in));
+      if (k >= 0 && in.getNextFormat().getValueType() == ValueType.INTEGER) {
+        long x = in.unpackLong();
+        v[k] = x < 0 || x > Integer.MAX_VALUE ? -1 : (int) x;
+      } else {
+        in.skipValue();
+      }
+    }
+    for (int k = 0; k < v.length; k++) {
+      if (v[k] < 0) throw new IOException("api info lacks " + VERSION_KEYS.get(k));
+    }
+    return v;
+  }
+
+  private static byte[] types(MessageUnpacker in) throws IOException {
+    byte[] codes = new byte[3];
+    boolean[] seen = new boolean[3];
+    for (int n = mapHeader(in, "types"); n > 0; n--) {
+      int t = TYPE_NAMES.indexOf(key(in));
+      if (t < 0) {
+        in.skipValue();
+        continue;
+      }
+      for (int m = mapHeader(in, TYPE_NAMES.get(t)); m > 0; m--) {
+        if (key(in).equals("id") && in.getNextFormat().getValueType() == ValueType.INTEGER) {
+          codes[t] = (byte) in.unpackLong();
+          seen[t] = true;
+        } else {
+          in.skipValue();
+        }
+      }
+    }
+    for (int t = 0; t < seen.length; t++) {
+      if (!seen[t]) throw new IOException("api info lacks " + TYPE_NAMES.get(t));
+    }
+    return codes;
+  }
+
+  private static Set<String> functionNames(MessageUnpacker in) throws IOException {
+    if (in.getNextFormat().getValueType() != ValueType.ARRAY) throw new IOException("api info lacks functions");
     Set<String> names = new HashSet<>();
-    for (Object f : list) {
-      if (f instanceof Map<?, ?> m && m.get("name") instanceof String name) {
-        names.add(name);
+    for (int n = in.unpackArrayHeader(); n > 0; n--) {
+      if (in.getNextFormat().getValueType() != ValueType.MAP) {
+        in.skipValue();
+        continue;
+      }
+      for (int m = in.unpackMapHeader(); m > 0; m--) {
+        if (key(in).equals("name") && in.getNextFormat().getValueType() == ValueType.STRING) {
+          names.add(in.unpackString());
+        } else {
+          in.skipValue();
+        }
       }
     }
     return names;
   }
 
-  private static Map<?, ?> map(Map<?, ?> m, String key) throws IOException {
-    if (!(m.get(key) instanceof Map<?, ?> v)) throw new IOException("api info lacks " + key);
-    return v;
-  }
-
-  private static int intOf(Map<?, ?> m, String key) throws IOException {
-    if (!(m.get(key) instanceof Long v) || v < 0 || v > Integer.MAX_VALUE) {
-      throw new IOException("api info lacks " + key);
+  private static int mapHeader(MessageUnpacker in, String what) throws IOException {
+    if (!in.hasNext() || in.getNextFormat().getValueType() != ValueType.MAP) {
+      throw new IOException("api info: " + what + " is no map");
     }
-    return (int) (long) v;
+    return in.unpackMapHeader();
   }
 
-  private static byte code(Map<?, ?> types, String name) throws IOException {
-    if (!(types.get(name) instanceof Map<?, ?> t)) throw new IOException("api info lacks " + name);
-    return (byte) intOf(t, "id");
+  /** A map key: a string, or "" for a key of another type (which is skipped). */
+  private static String key(MessageUnpacker in) throws IOException {
+    if (in.getNextFormat().getValueType() == ValueType.STRING) return in.unpackString();
+    in.skipValue();
+    return "";
   }
 
   public long channelId() {

@@ -83,6 +83,24 @@ public final class BufferLoad implements BufferListener {
     }
   }
 
+  /**
+   * A read of the buffer's file made before the load began (while Neovim read it), which the
+   * load may take instead of reading the file itself.
+   */
+  public interface EarlyFile {
+    /** The early read's deck and how long it took to read, or why it cannot stand in for the file ({@code deck} null). */
+    record Taken(Deck deck, String why, double readMs) {}
+
+    /**
+     * The deck, when the early read read {@code path} in state {@code stamp} (as Neovim read it);
+     * waits for a read still running at most {@code deadline}.
+     */
+    Taken take(String path, FileStamp stamp, Duration deadline);
+  }
+
+  /** How long a load waits for an early read still running, before it reads the file itself. */
+  private static final Duration EARLY_READ_WAIT = Duration.ofSeconds(30);
+
   /** The buffer's size, and with {@code fromDisk} whether (and where) its file is its text. */
   private static final String STATE = "local b, disk = ... "
       + "local ok, fs = pcall(require, '" + LuaEntry.FILESTATE_CHECK.module() + "') "
@@ -96,6 +114,7 @@ public final class BufferLoad implements BufferListener {
   private final Buffer buf;
   private final Target target;
   private final Options options;
+  private final EarlyFile early; // null: none
   private final long t0 = System.nanoTime();
 
   private volatile long epoch; // bumped by every event that makes requested chunks stale
@@ -119,11 +138,12 @@ public final class BufferLoad implements BufferListener {
   private int staleChunks;
   private int edits;
 
-  private BufferLoad(Nvim nvim, Buffer buf, Target target, Options options) {
+  private BufferLoad(Nvim nvim, Buffer buf, Target target, Options options, EarlyFile early) {
     this.nvim = nvim;
     this.buf = buf;
     this.target = target;
     this.options = options;
+    this.early = early;
   }
 
   /**
@@ -131,7 +151,12 @@ public final class BufferLoad implements BufferListener {
    * result on the dispatcher thread. The returned load can be {@linkplain #cancel cancelled}.
    */
   public static BufferLoad start(Nvim nvim, Buffer buf, Target target, Options options) {
-    BufferLoad load = new BufferLoad(nvim, buf, target, options);
+    return start(nvim, buf, target, options, null);
+  }
+
+  /** {@link #start(Nvim, Buffer, Target, Options)} that may take {@code early}, an early read of the buffer's file. */
+  public static BufferLoad start(Nvim nvim, Buffer buf, Target target, Options options, EarlyFile early) {
+    BufferLoad load = new BufferLoad(nvim, buf, target, options, early);
     nvim.bufferEvents().put(buf, load); // before the attach: events may follow its reply at once
     nvim.rpc().requestInOrder("nvim_buf_attach", nvim.args(buf, false, java.util.Map.of()),
         Decoders.booleanValue(), load::attached);
@@ -182,13 +207,9 @@ public final class BufferLoad implements BufferListener {
     String why = s.refused();
     if (why == null) {
       if (Await.within(nvim.bufChangedtick(buf), deadline, "reading the changedtick of buffer " + buf.id()) != tick) return null;
-      try {
-        Deck fromDisk = DeckFile.read(Path.of(s.path()), count, s.size());
-        why = s.differs(fromDisk);
-        if (why == null) return new Snapshot(fromDisk, "disk");
-      } catch (IOException | RuntimeException err) {
-        why = "cannot read the file: " + err.getMessage();
-      }
+      FromDisk d = fromDisk(s, count, null);
+      if (d.deck() != null) return new Snapshot(d.deck(), d.source());
+      why = d.source();
     }
     long bytes = Math.max(0, s.bytes() - count); // without the newlines
     int step = linesPerChunk(count, bytes, o);
@@ -215,6 +236,38 @@ public final class BufferLoad implements BufferListener {
     if (after == null) after = nvim.bufChangedtick(buf);
     long tickAfter = Await.within(after, deadline, "reading the changedtick of buffer " + buf.id());
     return tickAfter == tick && deck.lineCount() == count ? new Snapshot(deck, "rpc (" + why + ")") : null;
+  }
+
+  /** A deck read from the buffer's file and where it came from; or no deck and why not. */
+  private record FromDisk(Deck deck, String source) {}
+
+  /**
+   * The buffer's lines from its file, which Neovim read unchanged and which still is what it
+   * read: the early read's when it read the file in that state, else a read now; verified
+   * against the buffer's size and sample lines either way. A CR that ends a line is dropped for
+   * a buffer with 'fileformat' dos, as Neovim dropped it.
+   */
+  private static FromDisk fromDisk(DiskCheck s, int count, EarlyFile early) {
+    try {
+      Deck d = null;
+      String source = "disk";
+      if (early != null && s.stamp() != null) {
+        EarlyFile.Taken t = early.take(s.path(), s.stamp(), EARLY_READ_WAIT);
+        d = t.deck();
+        if (d != null) {
+          if (s.dos()) d.dropFinalCrs(s.eol());
+          // no String.format: its first use costs a cold JVM 10 ms
+          source = "disk, read early (in " + Math.round(t.readMs()) + " ms, while Neovim read it)";
+        } else {
+          source = "disk (early read discarded: " + t.why() + ")";
+        }
+      }
+      if (d == null) d = DeckFile.read(Path.of(s.path()), count, s.size(), s.dos());
+      String why = s.differs(d);
+      return why != null ? new FromDisk(null, why) : new FromDisk(d, source);
+    } catch (IOException | RuntimeException err) {
+      return new FromDisk(null, "cannot read the file: " + err.getMessage());
+    }
   }
 
   /** The params of the {@link #STATE} request. */
@@ -260,21 +313,16 @@ public final class BufferLoad implements BufferListener {
       // Neovim read unchanged and that still is what it read; verified on sample lines.
       String why = edits > 0 ? "edited while attaching" : s.refused();
       if (why == null) {
-        Deck fromDisk = null;
-        try {
-          fromDisk = DeckFile.read(Path.of(s.path()), count, s.size());
-          why = s.differs(fromDisk);
-        } catch (IOException | RuntimeException err) {
-          why = "cannot read the file: " + err.getMessage();
-        }
-        if (why == null) {
-          deck = fromDisk;
+        FromDisk d = fromDisk(s, count, early);
+        if (d.deck() != null) {
+          deck = d.deck();
           fetched = count;
-          source = "disk";
+          source = d.source();
           counted = true;
           complete();
           return;
         }
+        why = d.source();
       }
       source = "rpc (" + why + ")";
       wasteLimit = Math.max(MIN_WASTE_LIMIT, bytes / 4);

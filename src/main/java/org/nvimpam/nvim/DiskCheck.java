@@ -12,7 +12,7 @@ import org.nvimpam.deck.Deck;
  * bytes) to verify a read of the file against.
  */
 record DiskCheck(int lines, long bytes, String refused, String path, long size, boolean eol, int[] at,
-    byte[][] samples) {
+    byte[][] samples, FileStamp stamp, boolean dos) {
   /** First, last and lines spread between: enough to catch a file that is not the buffer. */
   static final int SAMPLES = 32;
 
@@ -25,7 +25,7 @@ record DiskCheck(int lines, long bytes, String refused, String path, long size, 
     if (refused != null || n < 8) {
       for (int i = 3; i < n; i++) in.skipValue();
       return new DiskCheck(lines, bytes, refused != null ? refused : "no file state", null, 0, false, new int[0],
-          new byte[0][]);
+          new byte[0][], null, false);
     }
     String path = new String(in.readPayload(in.unpackRawStringHeader()), StandardCharsets.UTF_8);
     long size = in.unpackLong();
@@ -36,7 +36,14 @@ record DiskCheck(int lines, long bytes, String refused, String path, long size, 
     int m = in.unpackArrayHeader();
     byte[][] samples = new byte[m][];
     for (int i = 0; i < m; i++) samples[i] = in.readPayload(in.unpackRawStringHeader());
-    return new DiskCheck(lines, bytes, null, path, size, eol, at, samples);
+    FileStamp stamp = null;
+    boolean dos = false;
+    if (n >= 12) {
+      stamp = new FileStamp(size, in.unpackLong(), in.unpackLong(), in.unpackLong());
+      dos = in.unpackBoolean();
+    }
+    for (int i = 12; i < n; i++) in.skipValue();
+    return new DiskCheck(lines, bytes, null, path, size, eol, at, samples, stamp, dos);
   }
 
   /** Why a deck read from the file is not the buffer's text, or null when it is. */

@@ -107,7 +107,8 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
   }
 
   private final Buffer buffer;
-  private final FoldEngine engine;
+  private FoldEngine engine; // an early read's, once its deck is taken
+  private EarlyReads.Read early; // the early read of the buffer's file, or null
   private final ScheduledExecutorService scheduler;
   private final Host host;
   private final Consumer<Throwable> errors;
@@ -157,8 +158,9 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
   }
 
   /** Starts loading the buffer's lines; the first push follows the load. Returns at once. */
-  synchronized void startLoading(org.nvimpam.nvim.Nvim nvim, BufferLoad.Options options) {
-    load = BufferLoad.start(nvim, buffer, this, options);
+  synchronized void startLoading(org.nvimpam.nvim.Nvim nvim, BufferLoad.Options options, EarlyReads.Read earlyRead) {
+    early = earlyRead;
+    load = BufferLoad.start(nvim, buffer, this, options, earlyRead);
   }
 
   /**
@@ -187,8 +189,15 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
     synchronized (this) {
       if (phase != Phase.LOADING) return;
       long t0 = System.nanoTime();
+      FoldEngine folded = early == null ? null : early.engineOf(deck, engine.options());
+      double foldedMs = folded == null ? 0 : early.taken().parseMs();
+      early = null;
       try {
-        engine.load(deck);
+        if (folded != null) { // the early read folded this deck already
+          engine = folded;
+        } else {
+          engine.load(deck);
+        }
       } catch (RuntimeException | OutOfMemoryError e) {
         phase = Phase.CLOSED;
         load = null;
@@ -197,7 +206,7 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
         lostOutsideLock(e);
         return;
       }
-      parseMs = (System.nanoTime() - t0) / 1e6;
+      parseMs = folded != null ? foldedMs : (System.nanoTime() - t0) / 1e6;
       loadStats = stats;
       load = null;
       phase = Phase.LIVE;

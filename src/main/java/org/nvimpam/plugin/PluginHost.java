@@ -59,8 +59,12 @@ public final class PluginHost {
     return t;
   });
 
-  private PluginHost(Nvim nvim) {
+  private final EarlyReads early; // decks read from disk while Neovim reads them
+
+  private PluginHost(Nvim nvim, EarlyReads early) {
     this.nvim = nvim;
+    this.early = early;
+    early.options(() -> settings.get().foldOptions());
     this.folder = new Folder(nvim, settings);
     this.ids = new org.nvimpam.ids.IdService(nvim, new org.nvimpam.ids.IdService.Workspace() {
       @Override
@@ -80,13 +84,17 @@ public final class PluginHost {
     });
   }
 
-  /** Registers every handler on the connection; for {@code serve}. */
-  public static PluginHost install(Nvim nvim) {
-    Warmup.start();
-    PluginHost host = new PluginHost(nvim);
+  /**
+   * Registers every handler on the connection; for {@code serve}. {@code early} holds the reads
+   * of decks Neovim announced; one may be running already, which warms up the first fold itself.
+   */
+  public static PluginHost install(Nvim nvim, EarlyReads early) {
+    if (!early.any()) Warmup.start();
+    PluginHost host = new PluginHost(nvim, early);
     var rpc = nvim.rpc();
     rpc.onNotification("nvimpam_call", params -> host.call(args(params, nvim)));
     rpc.onRequest("specs", params -> RemotePluginSpecs.specs(nvim));
+    rpc.onNotification("nvimpam_early_read", params -> host.readEarly(args(params, nvim)));
     rpc.onNotification("nvimpam_insert_enter", params -> host.inserting = true);
     rpc.onNotification("nvimpam_insert_leave", params -> {
       host.inserting = false;
@@ -124,7 +132,7 @@ public final class PluginHost {
     return switch (method) {
       case "setup" -> setup(args);
       case "fold" -> fold(buffer(args, 0));
-      case "attach" -> attach(buffer(args, 0));
+      case "attach" -> attach(buffer(args, 0), args.size() > 1 && args.get(1) instanceof Number n ? n.longValue() : -1);
       case "detach" -> detach(buffer(args, 0));
       case "info" -> info();
       case "bench" -> bench(buffer(args, 0));
@@ -255,17 +263,21 @@ public final class PluginHost {
     return summary::pack;
   }
 
-  Encoder attach(Buffer requested) throws Exception {
+  /** {@code lineCount}: the buffer's, as the caller saw it (for the note on big decks); -1 to ask. */
+  Encoder attach(Buffer requested, long lineCount) throws Exception {
     Buffer b = resolve(requested);
-    // a detach from :edit! still in the queue must land before we look
-    Await.call(nvim.sync(), "waiting for Neovim's earlier buffer events");
     LiveBuffer existing = live.get(b.id());
+    if (existing != null) {
+      // a detach from :edit! still in the queue must land before we look again
+      Await.call(nvim.sync(), "waiting for Neovim's earlier buffer events");
+      existing = live.get(b.id());
+    }
     if (existing != null) {
       existing.forceRefresh();
       return out -> out.packBoolean(true);
     }
     Settings s = settings.get();
-    long count = Await.call(nvim.bufLineCount(b), "nvim_buf_line_count");
+    long count = lineCount >= 0 ? lineCount : Await.call(nvim.bufLineCount(b), "nvim_buf_line_count");
     if (count >= s.notifyLines()) { // a big deck is no silent pause, attached or folded once
       Messages.progress(nvim, "nvimpam: folding " + Messages.grouped(count) + " lines…");
     }
@@ -300,8 +312,16 @@ public final class PluginHost {
     askFile(lb);
     lb.idService(ids);
     live.put(b.id(), lb);
-    lb.startLoading(nvim, BufferLoad.Options.DEFAULT);
+    lb.startLoading(nvim, BufferLoad.Options.DEFAULT, early.take(b.id()));
     return lb;
+  }
+
+  /** {@code nvimpam_early_read [buf, path]}: a deck Neovim is about to read; read it now too. */
+  private void readEarly(List<Object> args) {
+    if (args.size() < 2 || !(args.get(1) instanceof String path)) {
+      throw new IllegalArgumentException("nvimpam_early_read takes [buf, path]");
+    }
+    early.start(buffer(args, 0).id(), path);
   }
 
   private void stopLive(LiveBuffer lb) {

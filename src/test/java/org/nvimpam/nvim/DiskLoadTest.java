@@ -114,9 +114,16 @@ class DiskLoadTest {
   }
 
   @Test
-  void aDosFileGoesOverRpc() throws Exception {
+  void aDosFileIsReadFromItsFileWithoutItsCrs() throws Exception {
     edit(write("a.pc", deck("\r\n")));
-    assertEquals("rpc (fileformat=dos)", load());
+    assertEquals("disk", load()); // load() checks every line against the buffer's
+  }
+
+  @Test
+  void aMacFileGoesOverRpc() throws Exception {
+    edit(write("a.pc", deck("\r")));
+    nvim.command("edit ++ff=mac").get(10, TimeUnit.SECONDS);
+    assertEquals("rpc (fileformat=mac)", load());
   }
 
   @Test

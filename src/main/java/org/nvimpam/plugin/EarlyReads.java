@@ -1,0 +1,157 @@
+package org.nvimpam.plugin;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.nvimpam.deck.Deck;
+import org.nvimpam.deck.DeckFile;
+import org.nvimpam.fold.FoldEngine;
+import org.nvimpam.fold.FoldOptions;
+import org.nvimpam.nvim.Await;
+import org.nvimpam.nvim.BufferLoad;
+import org.nvimpam.nvim.FileStamp;
+
+/**
+ * Decks read before Neovim has read them: lua/nvimpam/filestate.lua announces a deck at
+ * BufReadPre, and its file is read and folded here, on a thread of its own, while Neovim reads
+ * it. The buffer's load then takes the read ({@link BufferLoad.EarlyFile}), which it uses only
+ * when the buffer's file state as Neovim read it equals the one read here; otherwise it reads
+ * the file again or fetches the lines over RPC, as without an early read.
+ */
+public final class EarlyReads {
+  /** An early read nobody took (the buffer never attached) is dropped after this long. */
+  private static final long UNCLAIMED_SECONDS = 60;
+
+  private final Map<Long, Read> reads = new ConcurrentHashMap<>();
+  // Reads one file at a time, and drops the reads nobody took. No lambdas on the way to the first
+  // read: the JVM's first one costs 20 ms, which the connection pays for in parallel.
+  private final ScheduledExecutorService reader = Executors.newSingleThreadScheduledExecutor(new ThreadFactory() {
+    @Override
+    public Thread newThread(Runnable r) {
+      Thread t = new Thread(r, "nvimpam-early-read");
+      t.setDaemon(true);
+      return t;
+    }
+  });
+  private volatile Supplier<FoldOptions> options; // the host's once it runs; null: the defaults
+
+  /** What one early read found: a deck folded by its own engine, or why there is none. */
+  record Result(Deck deck, FoldEngine engine, FoldOptions options, FileStamp stamp, double readMs, double parseMs,
+      String failed) {}
+
+  /** One early read of a buffer's file, running or done. */
+  static final class Read implements BufferLoad.EarlyFile {
+    private final Path path;
+    private volatile CompletableFuture<Result> result; // null once taken: a discarded deck is garbage at once
+    private volatile Result taken;
+
+    Read(Path path, CompletableFuture<Result> result) {
+      this.path = path;
+      this.result = result;
+    }
+
+    @Override
+    public Taken take(String bufferPath, FileStamp stamp, Duration deadline) {
+      CompletableFuture<Result> f = result;
+      result = null;
+      if (f == null) return new Taken(null, "it was taken before", 0);
+      if (!Path.of(bufferPath).toAbsolutePath().normalize().equals(path)) {
+        return new Taken(null, "it read another file", 0);
+      }
+      Result r;
+      try {
+        r = Await.within(f, deadline, "the early read of " + path);
+      } catch (Await.DeadlineException e) {
+        return new Taken(null, "it took longer than " + deadline.toMillis() + " ms", 0);
+      }
+      if (r.failed() != null) return new Taken(null, r.failed(), 0);
+      if (!r.stamp().sameAs(stamp)) return new Taken(null, "the file changed between the two reads", 0);
+      taken = r;
+      return new Taken(r.deck(), null, r.readMs());
+    }
+
+    /** The engine that folded {@code deck} when it is this read's and was folded with {@code options}. */
+    FoldEngine engineOf(Deck deck, FoldOptions options) {
+      Result r = taken;
+      return r != null && r.deck() == deck && r.options().equals(options) ? r.engine() : null;
+    }
+
+    /** How long the read and its parse took, once taken. */
+    Result taken() {
+      return taken;
+    }
+  }
+
+  /** Where the fold options of the reads come from (until set: the defaults). */
+  void options(Supplier<FoldOptions> o) {
+    options = o;
+  }
+
+  /**
+   * Starts reading {@code path} for buffer {@code buf}, replacing a read of it nobody took; a path
+   * that is none is not read.
+   */
+  public void start(long buf, String path) {
+    Path p;
+    try {
+      p = Path.of(path).toAbsolutePath().normalize();
+    } catch (java.nio.file.InvalidPathException e) {
+      return; // nothing to read; the load that follows says why its file cannot be read
+    }
+    Supplier<FoldOptions> o = options;
+    CompletableFuture<Result> result = new CompletableFuture<>();
+    Read r = new Read(p, result);
+    reads.put(buf, r);
+    reader.execute(new Runnable() {
+      @Override
+      public void run() {
+        result.complete(read(p, o != null ? o.get() : Settings.DEFAULTS.foldOptions()));
+      }
+    });
+    reader.schedule(new Runnable() {
+      @Override
+      public void run() {
+        reads.remove(buf, r);
+      }
+    }, UNCLAIMED_SECONDS, TimeUnit.SECONDS);
+  }
+
+  /** Whether a read was started and not taken yet. */
+  boolean any() {
+    return !reads.isEmpty();
+  }
+
+  /** The early read of buffer {@code buf}, handed over once: null when there is none. */
+  Read take(long buf) {
+    return reads.remove(buf);
+  }
+
+  private static Result read(Path p, FoldOptions options) {
+    long t0 = System.nanoTime();
+    try {
+      FileStamp before = FileStamp.of(p);
+      Deck deck = DeckFile.read(p, DeckFile.estimateLines(p, before.size()), before.size());
+      FileStamp after = FileStamp.of(p);
+      if (!after.sameAs(before)) return failed("the file changed while it was read");
+      long t1 = System.nanoTime();
+      FoldEngine engine = new FoldEngine(options);
+      engine.load(deck);
+      return new Result(deck, engine, options, before, (t1 - t0) / 1e6, (System.nanoTime() - t1) / 1e6, null);
+    } catch (java.io.IOException | RuntimeException e) {
+      return failed("it could not read the file: " + e.getMessage());
+    } catch (OutOfMemoryError e) {
+      return failed("it ran out of memory");
+    }
+  }
+
+  private static Result failed(String why) {
+    return new Result(null, null, null, null, 0, 0, why);
+  }
+}

@@ -2,14 +2,14 @@
 -- written), so that the JVM may read a big deck from the file instead of over RPC, but only when
 -- the file is provably the text the buffer holds. check() is what the JVM asks, in one request.
 --
--- The JVM may read the file before Neovim does (early()): a deck about to open is announced at
--- BufReadPre, and the JVM reads and folds it from disk alongside Neovim's own read. check() then
+-- The JVM may read the file while Neovim does (M.early, set by nvimpam.live): a deck about to open
+-- is announced at BufReadPre, and the JVM reads and folds it from disk alongside Neovim's own read. check() then
 -- decides, as for any other disk read, whether that read may stand in for the buffer.
 local M = {}
 
 local api = vim.api
 local uv = require('nvimpam.compat').uv
-local read = {} -- buf -> { path, size, sec, nsec, ino, tick } or { why = ... }
+local read = {} -- buf -> { path, size, sec, nsec, ino } or { why = ... }
 local before = {} -- buf -> the stat and changedtick at BufReadPre, until BufReadPost
 
 local function stat(name)
@@ -83,7 +83,8 @@ local function record(buf, event)
   end
 end
 
---- Whether a deck about to be read should be read early by the JVM (set by nvimpam.live).
+--- Called with each file about to be read (BufReadPre), to have the JVM read it early; set by
+--- nvimpam.live.
 M.early = nil ---@type fun(buf: integer, path: string)|nil
 
 --- Starts recording; called by setup(), before any deck is read.

@@ -39,11 +39,26 @@ class EarlyReadIT extends PluginTestBase {
   /** Runs {@code cmd} (an :edit) and waits until the folds are in place at the buffer's changedtick. */
   private Buffer open(String cmd) throws Exception {
     nvim.command(cmd).join();
+    awaitFolds();
+    return nvim.currentBuffer().join();
+  }
+
+  /** Waits until the folds in place are those of the buffer's changedtick. */
+  private void awaitFolds() throws InterruptedException {
     String done = "return require('nvimpam.folds').applied_tick(0) == vim.b.changedtick";
     long end = System.currentTimeMillis() + WAIT_MS;
     while (!Boolean.TRUE.equals(lua(done)) && System.currentTimeMillis() < end) Thread.sleep(5);
     assertEquals(true, lua(done), () -> "folds in place; notes " + lua("return _G.notes"));
-    return nvim.currentBuffer().join();
+  }
+
+  /** A file with the example deck, whose text becomes another deck when {@code event} runs the write. */
+  private Path changingFile(String event, String before) throws IOException {
+    Path f = deckFile(example());
+    String other = f.resolveSibling("other.pc").toString();
+    Files.write(Path.of(other), otherDeck());
+    nvim.command("autocmd " + event + " *.pc " + before + "call writefile(readfile('" + other + "', 'b'),"
+        + " expand('<afile>'), 'b')").join();
+    return f;
   }
 
   /** Where buffer {@code b}'s lines came from: the end of its :NvimpamFoldInfo line. */
@@ -85,9 +100,7 @@ class EarlyReadIT extends PluginTestBase {
     assertFoldsAreTheBuffers(b);
     // and the deck is live: an edit refolds from the lines read early
     nvim.command("29delete").join();
-    String done = "return vim.wait(" + WAIT_MS + ", function() return require('nvimpam.folds').applied_tick(0)"
-        + " == vim.b.changedtick end, 5)";
-    assertEquals(true, lua(done));
+    awaitFolds();
     assertFoldsAreTheBuffers(b);
   }
 
@@ -133,8 +146,7 @@ class EarlyReadIT extends PluginTestBase {
     assertFoldsAreTheBuffers(b);
     // the deck holds the buffer's lines, without CRs: an edit that joins two lines refolds equal
     nvim.command("29join").join();
-    assertEquals(true, lua("return vim.wait(" + WAIT_MS + ", function() return require('nvimpam.folds')"
-        + ".applied_tick(0) == vim.b.changedtick end, 5)"));
+    awaitFolds();
     assertFoldsAreTheBuffers(b);
   }
 
@@ -169,13 +181,8 @@ class EarlyReadIT extends PluginTestBase {
   @Test
   void aFileChangedOnDiskAfterNeovimReadItFallsBackToRpc() throws Exception {
     startPlugin();
-    Path f = deckFile(example());
-    String other = f.resolveSibling("other.pc").toString();
-    Files.write(Path.of(other), otherDeck());
     // after nvimpam's BufReadPost: the file becomes another deck once Neovim has read it
-    nvim.command("autocmd BufReadPost *.pc call writefile(readfile('" + other + "', 'b'), expand('<afile>'), 'b')")
-        .join();
-    Buffer b = open("edit " + f);
+    Buffer b = open("edit " + changingFile("BufReadPost", ""));
     assertEquals("rpc (file changed since it was read)", source(b));
     assertFoldsAreTheBuffers(b);
   }
@@ -183,13 +190,8 @@ class EarlyReadIT extends PluginTestBase {
   @Test
   void aFileChangedOnDiskWhileNeovimReadItFallsBackToRpc() throws Exception {
     startPlugin();
-    Path f = deckFile(example());
-    String other = f.resolveSibling("other.pc").toString();
-    Files.write(Path.of(other), otherDeck());
     // after nvimpam's BufReadPre (the early read is on its way): the file changes before Neovim reads it
-    nvim.command("autocmd BufReadPre *.pc sleep 300m | call writefile(readfile('" + other + "', 'b'),"
-        + " expand('<afile>'), 'b')").join();
-    Buffer b = open("edit " + f);
+    Buffer b = open("edit " + changingFile("BufReadPre", "sleep 300m | "));
     assertEquals("rpc (the file changed while Neovim read it)", source(b));
     assertFoldsAreTheBuffers(b);
     assertEquals((long) Lines.split(otherDeck()).count(), lua("return vim.api.nvim_buf_line_count(0)"),

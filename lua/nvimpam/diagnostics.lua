@@ -27,6 +27,37 @@ function M.summary(total, shown)
   return string.format('nvimpam: %d field problems, the first %d shown; :NvimpamCheck lists them', total, shown)
 end
 
+--- The vim.diagnostic entries of a flat item list (as set() takes it), with `source`: lines past
+--- the buffer's end go on its last line, and when `total` exceeds the items, an INFO entry on line
+--- 0 says `summary(total, shown)`. Also returns how many items it shows, and the total.
+---@param buf integer
+---@param items any[]
+---@param total integer?
+---@param source string
+---@param summary fun(total: integer, shown: integer): string
+---@return table[] entries
+---@return integer shown
+---@return integer total
+function M.entries(buf, items, total, source, summary)
+  local count = api.nvim_buf_line_count(buf)
+  local list = {}
+  local n = math.floor(#items / 5)
+  for k = 0, n - 1 do
+    local b = 5 * k
+    local lnum = math.min(items[b + 1], count - 1)
+    list[k + 1] = { lnum = lnum, end_lnum = lnum, col = items[b + 2], end_col = items[b + 3],
+      severity = items[b + 4], message = items[b + 5], source = source }
+  end
+  if type(total) ~= 'number' then
+    total = n
+  end
+  if total > n then
+    list[#list + 1] = { lnum = 0, end_lnum = 0, col = 0, end_col = 0, severity = vim.diagnostic.severity.INFO,
+      message = summary(total, n), source = source }
+  end
+  return list, n, total
+end
+
 --- Sets the diagnostics of `buf` (called by the JVM through nvim_exec_lua): `items` is a flat
 --- list { lnum, col, end_col, severity, message, lnum, ... } (0-based lines and byte columns, end
 --- exclusive; severity 1 ERROR, 2 WARN), already capped; `total` the number of problems in the
@@ -46,25 +77,8 @@ function M.set(buf, changedtick, items, total)
     M.last[buf] = nil
     return
   end
-  local count = api.nvim_buf_line_count(buf)
-  local list = {}
-  local n = math.floor(#items / 5)
-  for k = 0, n - 1 do
-    local b = 5 * k
-    local lnum = items[b + 1]
-    if lnum > count - 1 then
-      lnum = count - 1
-    end
-    list[k + 1] = { lnum = lnum, end_lnum = lnum, col = items[b + 2], end_col = items[b + 3],
-      severity = items[b + 4], message = items[b + 5], source = 'nvimpam' }
-  end
-  if type(total) ~= 'number' then
-    total = n
-  end
-  if total > n then
-    list[#list + 1] = { lnum = 0, end_lnum = 0, col = 0, end_col = 0, severity = vim.diagnostic.severity.INFO,
-      message = M.summary(total, n), source = 'nvimpam' }
-  end
+  local list, n
+  list, n, total = M.entries(buf, items, total, 'nvimpam', M.summary)
   vim.diagnostic.set(M.ns, buf, list)
   M.last[buf] = { changedtick = changedtick, shown = n, total = total }
 end

@@ -40,21 +40,10 @@ function M.set(buf, items, total)
   if not api.nvim_buf_is_loaded(buf) then
     return
   end
-  local count = api.nvim_buf_line_count(buf)
-  local list = {}
-  local n = math.floor(#items / 5)
-  for k = 0, n - 1 do
-    local b = 5 * k
-    local lnum = math.min(items[b + 1], count - 1)
-    list[k + 1] = { lnum = lnum, end_lnum = lnum, col = items[b + 2], end_col = items[b + 3],
-      severity = items[b + 4], message = items[b + 5], source = 'nvimpam.refs' }
-  end
-  total = total or n
-  if total > n then
-    list[#list + 1] = { lnum = 0, end_lnum = 0, col = 0, end_col = 0, severity = vim.diagnostic.severity.INFO,
-      message = string.format('nvimpam: %d cross-reference problems, the first %d shown', total, n),
-      source = 'nvimpam.refs' }
-  end
+  local list, n
+  list, n, total = require('nvimpam.diagnostics').entries(buf, items, total, 'nvimpam.refs', function(t, shown)
+    return string.format('nvimpam: %d cross-reference problems, the first %d shown', t, shown)
+  end)
   vim.diagnostic.set(M.ns, buf, list)
   M.last[buf] = { shown = n, total = total }
 end

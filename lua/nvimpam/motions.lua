@@ -73,15 +73,13 @@ local function prev_stop(buf, lnum, col)
   return nil
 end
 
---- Normal mode: to the start of the next field (count times); past a line's last field, the first
---- field of the next line. Fields past the end of the line are skipped (Normal mode cannot put the
---- cursor there; Insert mode can, see M.insert_next).
-function M.field_next()
+-- Moves the cursor count times to the stop that `stop` finds from it.
+local function move(stop)
   local buf = api.nvim_get_current_buf()
   local cur = api.nvim_win_get_cursor(0)
   local lnum, col = cur[1] - 1, cur[2] + 1
   for _ = 1, count1() do
-    local l, c = next_stop(buf, lnum, col)
+    local l, c = stop(buf, lnum, col)
     if not l then
       break
     end
@@ -90,19 +88,16 @@ function M.field_next()
   api.nvim_win_set_cursor(0, { lnum + 1, col - 1 })
 end
 
+--- Normal mode: to the start of the next field (count times); past a line's last field, the first
+--- field of the next line. Fields past the end of the line are skipped (Normal mode cannot put the
+--- cursor there; Insert mode can, see M.insert_next).
+function M.field_next()
+  move(next_stop)
+end
+
 --- Normal mode: to the start of the previous field (count times).
 function M.field_prev()
-  local buf = api.nvim_get_current_buf()
-  local cur = api.nvim_win_get_cursor(0)
-  local lnum, col = cur[1] - 1, cur[2] + 1
-  for _ = 1, count1() do
-    local l, c = prev_stop(buf, lnum, col)
-    if not l then
-      break
-    end
-    lnum, col = l, c
-  end
-  api.nvim_win_set_cursor(0, { lnum + 1, col - 1 })
+  move(prev_stop)
 end
 
 --- Insert and Replace mode: the cursor to the start of the next field of its line, with blanks

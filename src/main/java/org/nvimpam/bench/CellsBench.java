@@ -1,5 +1,9 @@
 package org.nvimpam.bench;
 
+import static org.nvimpam.bench.BenchCalls.WAIT_S;
+import static org.nvimpam.bench.BenchCalls.get;
+import static org.nvimpam.bench.BenchCalls.lua;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -12,7 +16,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.nvimpam.gen.DeckGenerator;
@@ -41,7 +44,6 @@ public final class CellsBench {
 
   public static final int WIDTH = 120;
   public static final int HEIGHT = 50;
-  private static final long WAIT_S = 900;
   private static final String FOLDED = "return " + LuaEntry.FOLDS_APPLIED_TICK.expression("0") + " == vim.b.changedtick";
 
   private final String nvimExe;
@@ -171,14 +173,6 @@ public final class CellsBench {
     Arrays.sort(s);
     int n = s.length;
     return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-  }
-
-  private static Object lua(Nvim nvim, String code) throws Exception {
-    return get(nvim.execLua(code, Encoders.none()));
-  }
-
-  private static <T> T get(CompletableFuture<T> f) throws Exception {
-    return f.get(WAIT_S, TimeUnit.SECONDS);
   }
 
   /** The figures as a Markdown table, then the ratios against their targets. */

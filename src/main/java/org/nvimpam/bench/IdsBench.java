@@ -1,5 +1,10 @@
 package org.nvimpam.bench;
 
+import static org.nvimpam.bench.BenchCalls.WAIT_S;
+import static org.nvimpam.bench.BenchCalls.get;
+import static org.nvimpam.bench.BenchCalls.lua;
+import static org.nvimpam.bench.BenchCalls.ms;
+
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -9,7 +14,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.Deck;
@@ -19,7 +23,6 @@ import org.nvimpam.deck.Lines;
 import org.nvimpam.ids.BufferIds;
 import org.nvimpam.ids.IdKinds;
 import org.nvimpam.ids.IdScanner;
-import org.nvimpam.nvim.Encoders;
 import org.nvimpam.nvim.LuaEntry;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.rpc.ChildProcessTransport;
@@ -32,7 +35,6 @@ import org.nvimpam.rpc.ChildProcessTransport;
  * time Neovim took to answer a second client while the JVM built the index and checked the deck.
  */
 public final class IdsBench {
-  private static final long WAIT_S = 600;
   private static final byte[] SHELL = LineBytes.ascii("SHELL /");
 
   private final String nvimExe;
@@ -226,18 +228,6 @@ public final class IdsBench {
   private static long usedHeap() {
     for (int i = 0; i < 3; i++) System.gc();
     return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-  }
-
-  private static Object lua(Nvim nvim, String code) throws Exception {
-    return get(nvim.execLua(code, Encoders.none()));
-  }
-
-  private static <T> T get(CompletableFuture<T> f) throws Exception {
-    return f.get(WAIT_S, TimeUnit.SECONDS);
-  }
-
-  private static double ms(long t0) {
-    return (System.nanoTime() - t0) / 1e6;
   }
 
   public static void print(List<Row> rows, PrintStream out) {

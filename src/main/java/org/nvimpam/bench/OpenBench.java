@@ -1,5 +1,10 @@
 package org.nvimpam.bench;
 
+import static org.nvimpam.bench.BenchCalls.WAIT_S;
+import static org.nvimpam.bench.BenchCalls.get;
+import static org.nvimpam.bench.BenchCalls.lua;
+import static org.nvimpam.bench.BenchCalls.ms;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -11,11 +16,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.nvimpam.deck.Lines;
 import org.nvimpam.nvim.Buffer;
-import org.nvimpam.nvim.Encoders;
 import org.nvimpam.nvim.LuaEntry;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.rpc.ChildProcessTransport;
@@ -31,7 +34,6 @@ public final class OpenBench {
   public record Row(long lines, long bytes, double nvimEditMs, double openMs, double openStallMs, double pluginStallMs,
       long jvmPeakRssKb, long jvmRssKb, String heap, double firstEditMs, double laterEditMs, double editStallMs) {}
 
-  private static final long WAIT_S = 600;
   private static final String FOLDED = "return " + LuaEntry.FOLDS_APPLIED_TICK.expression("0") + " == vim.b.changedtick";
   private static final String BEAM = "BEAM  /        7       1       2       3";
 
@@ -187,18 +189,6 @@ public final class OpenBench {
 
   private static long kb(String line) {
     return Long.parseLong(line.replaceAll("[^0-9]", ""));
-  }
-
-  private static Object lua(Nvim nvim, String code) throws Exception {
-    return get(nvim.execLua(code, Encoders.none()));
-  }
-
-  private static <T> T get(CompletableFuture<T> f) throws Exception {
-    return f.get(WAIT_S, TimeUnit.SECONDS);
-  }
-
-  private static double ms(long t0) {
-    return (System.nanoTime() - t0) / 1e6;
   }
 
   /** The figures as a Markdown table. */

@@ -174,10 +174,6 @@ public final class CardLayouts {
     return groups[g];
   }
 
-  public int groupCount() {
-    return groups.length;
-  }
-
   /**
    * The group of a card header line ({@code len} without a final CR), or -1 when the table has no
    * entry for it (or it is no card header line).
@@ -213,6 +209,25 @@ public final class CardLayouts {
       if (entries.get(m[i]).version() <= version) return m[i];
     }
     return -1;
+  }
+
+  /** The entry of every group for one version, as {@link #pick} gives them. */
+  private record Picks(int version, int[] entries) {}
+
+  private volatile Picks picks; // the last version asked: a deck is checked and scanned at one version
+
+  /**
+   * {@link #pick} of every group for {@code version} (-1 where every layout is newer), by group;
+   * made once per version asked, shared and not to be changed.
+   */
+  public int[] picks(int version) {
+    Picks p = picks;
+    if (p == null || p.version() != version) {
+      int[] e = new int[groups.length];
+      for (int g = 0; g < e.length; g++) e[g] = pick(g, version);
+      picks = p = new Picks(version, e);
+    }
+    return p.entries();
   }
 
   /** Open addressing from non-zero longs to ints >= 0; -1 for a missing key. */

@@ -30,8 +30,6 @@ public final class DeckProblems {
   private static final int FLAGS = FieldType.FLAGS.ordinal();
   private static final int CHOICE = FieldType.CHOICE.ordinal();
   private static final int CONT = FieldType.CONT.ordinal();
-  private int[] picked; // by group: the entry for pickedVersion, -1 lenient, -2 not yet picked
-  private int pickedVersion;
 
   public DeckProblems(CardLayouts table) {
     this.table = table;
@@ -107,11 +105,7 @@ public final class DeckProblems {
    */
   private void check(LineSource deck, int from, int to, int version, ProblemList into) {
     this.src = deck;
-    if (picked == null || pickedVersion != version) {
-      picked = new int[table.groupCount()];
-      java.util.Arrays.fill(picked, -2);
-      pickedVersion = version;
-    }
+    int[] picked = table.picks(version); // by group: the entry, -1 lenient
     int i = from;
     int g = i < to ? walker.groupAt(deck, i) : -1;
     while (i < to) {
@@ -121,7 +115,6 @@ public final class DeckProblems {
         continue;
       }
       int e = picked[g];
-      if (e == -2) e = picked[g] = table.pick(g, version);
       if (e >= 0 && table.rowCount(e) == 1) {
         // A one-line card (NODE, SHELL: most of a deck): its header row, then whatever follows
         // up to the next card header is comments and extra lines. Checked in place, without a walk.

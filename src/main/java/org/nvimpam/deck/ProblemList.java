@@ -72,14 +72,7 @@ final class ProblemList {
 
   /** The first problem on line {@code line} or later. */
   int firstAtOrAfter(int line) {
-    int lo = 0;
-    int hi = size;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (lines[mid] < line) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return SortedLines.firstAtOrAfter(lines, size, line);
   }
 
   /**

@@ -7,6 +7,7 @@ import org.nvimpam.deck.CardLayout;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.DeckVersion;
 import org.nvimpam.deck.LineSource;
+import org.nvimpam.deck.ProblemItems;
 
 /**
  * The ids of one live buffer: its definitions ({@link DefTable}), its references to undefined ids
@@ -32,7 +33,7 @@ public final class BufferIds {
   private long dupGeneration = -1;
   private int[] dupLines = new int[0];
   private int[] dupDefs = new int[0];
-  private Snapshot sent;
+  private ProblemItems sent;
 
   /** A problem of the include tree on one of this deck's lines. */
   public record TreeProblem(int line, int from, int to, String message) {}
@@ -282,7 +283,7 @@ public final class BufferIds {
   }
 
   /** Every cross-reference problem, in line order; the first {@code cap} with their messages. */
-  public Snapshot snapshot(LineSource deck, int cap) {
+  public ProblemItems snapshot(LineSource deck, int cap) {
     int total = refs.size() + refs.dropped() + dupLines.length + treeProblems.size();
     int n = Math.min(cap, refs.size() + dupLines.length + treeProblems.size());
     int[] at = new int[4 * n];
@@ -323,12 +324,12 @@ public final class BufferIds {
       at[4 * k + 3] = 1;
       messages[k] = m.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
-    return new Snapshot(total, at, messages);
+    return new ProblemItems(total, at, messages);
   }
 
   /** The snapshot to send, or null when Neovim already shows exactly it. */
-  public Snapshot changedSnapshot(LineSource deck, int cap) {
-    Snapshot s = snapshot(deck, cap);
+  public ProblemItems changedSnapshot(LineSource deck, int cap) {
+    ProblemItems s = snapshot(deck, cap);
     if (s.equals(sent)) return null;
     sent = s;
     return s;
@@ -375,26 +376,6 @@ public final class BufferIds {
     return new int[] {0, Math.min(len, 8)};
   }
 
-  /** Problems as lua/nvimpam/ids.lua's set() takes them: a flat {@code [lnum, col, end_col, severity, message, …]}. */
-  public record Snapshot(int total, int[] at, byte[][] messages) {
-    public void packItems(org.msgpack.core.MessagePacker out) throws java.io.IOException {
-      out.packArrayHeader(5 * messages.length);
-      for (int p = 0; p < messages.length; p++) {
-        out.packInt(at[4 * p]).packInt(at[4 * p + 1]).packInt(at[4 * p + 2]).packInt(at[4 * p + 3]);
-        out.packRawStringHeader(messages[p].length).writePayload(messages[p]);
-      }
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Snapshot s && s.total == total && Arrays.equals(s.at, at) && Arrays.deepEquals(s.messages, messages);
-    }
-
-    @Override
-    public int hashCode() {
-      return 31 * total + Arrays.hashCode(at);
-    }
-  }
 
   /** Heap held by the index (definitions, problems). */
   public long heapBytes() {

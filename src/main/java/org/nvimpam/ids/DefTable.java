@@ -207,14 +207,7 @@ public final class DefTable {
 
   /** The first definition at or after {@code line}. */
   public int firstAtOrAfter(int line) {
-    int lo = 0;
-    int hi = size;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (lines[mid] < line) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return org.nvimpam.deck.SortedLines.firstAtOrAfter(lines, size, line);
   }
 
   /** The lines defining {@code key}, ascending, at most {@code max}. */

@@ -33,8 +33,6 @@ public final class IdScanner {
   private final RowWalker walker;
   private final int[][][] compiled; // by entry, then row: [from, to, kind, def, field] per id field
   private final int[] kindsOf; // by entry: bit k set when a field (or a GES row) may name kind k; -1 unknown
-  private final int[] picked; // by group: the entry for pickedVersion, -1 not yet known
-  private int pickedVersion = Integer.MIN_VALUE;
   private final RowWalker.Visitor visitor = this::line;
   private int mask = -1; // the kinds the current scan reports
   private LineSource src;
@@ -50,22 +48,12 @@ public final class IdScanner {
     this.compiled = new int[table.entries().size()][][];
     this.kindsOf = new int[table.entries().size()];
     java.util.Arrays.fill(kindsOf, -1);
-    this.picked = new int[table.groupCount()];
   }
 
-  /** The entry of group {@code g} for the version (an older deck: the oldest), remembered per version. */
-  private int entryOf(int g, int version) {
-    if (version != pickedVersion) {
-      java.util.Arrays.fill(picked, -1);
-      pickedVersion = version;
-    }
+  /** The entry of group {@code g} for the version (an older deck: the oldest). */
+  private int entryOf(int[] picked, int g) {
     int e = picked[g];
-    if (e < 0) {
-      e = table.pick(g, version);
-      if (e < 0) e = table.group(g)[0]; // older than every layout: its oldest
-      picked[g] = e;
-    }
-    return e;
+    return e >= 0 ? e : table.group(g)[0]; // older than every layout: its oldest
   }
 
   /** The kinds entry {@code e}'s cards may define or reference, as a bit set. */
@@ -119,6 +107,7 @@ public final class IdScanner {
     this.src = deck;
     this.sink = sink;
     this.refs = refs;
+    int[] picked = table.picks(version);
     int i = from;
     try {
       int g = i < to ? walker.groupAt(deck, i) : -1;
@@ -128,7 +117,7 @@ public final class IdScanner {
           g = i < to ? walker.groupAt(deck, i) : -1;
           continue;
         }
-        int e = entryOf(g, version);
+        int e = entryOf(picked, g);
         if ((kindsOf(e) & mask) == 0) {
           i = walker.skipCard(deck, i);
         } else if (table.rowCount(e) == 1) { // a one-line card (NODE, SHELL: most of a deck): its header row, no walk

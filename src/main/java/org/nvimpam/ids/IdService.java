@@ -157,7 +157,7 @@ public final class IdService {
         return null;
       });
     }
-    if (on && out[0] != null) send(b.bufferId(), (BufferIds.Snapshot) out[0]);
+    if (on && out[0] != null) send(b.bufferId(), (org.nvimpam.deck.ProblemItems) out[0]);
     if (!on) send(b.bufferId(), null);
     if (!others || out[1] == null) return;
     long gen = ((DefTable) out[1]).generation();
@@ -185,7 +185,7 @@ public final class IdService {
     }
   }
 
-  private void send(long buf, BufferIds.Snapshot s) {
+  private void send(long buf, org.nvimpam.deck.ProblemItems s) {
     try {
       LuaEntry.IDS_SET.notify(nvim, out -> {
         out.packLong(buf);

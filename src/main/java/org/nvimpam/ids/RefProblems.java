@@ -244,14 +244,7 @@ public final class RefProblems {
   }
 
   private int firstAtOrAfter(int line) {
-    int lo = 0;
-    int hi = size;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (lines[mid] < line) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return org.nvimpam.deck.SortedLines.firstAtOrAfter(lines, size, line);
   }
 
   private void splice(int from, int oldTo, RefProblems with, int delta) {

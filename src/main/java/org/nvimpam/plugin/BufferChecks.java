@@ -1,12 +1,11 @@
 package org.nvimpam.plugin;
 
-import java.io.IOException;
 import java.util.Arrays;
-import org.msgpack.core.MessagePacker;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.DeckProblems;
 import org.nvimpam.deck.DeckVersion;
 import org.nvimpam.deck.LineSource;
+import org.nvimpam.deck.ProblemItems;
 
 /**
  * The field checks of one live buffer: the whole deck once after its first folds, then only what
@@ -18,7 +17,7 @@ final class BufferChecks {
   private boolean checked;
   private int declared = -1; // the deck's own INPUTVERSION
   private int inherited = -1; // the version of an open deck that includes this one
-  private Snapshot sent;
+  private ProblemItems sent;
   private long sentGeneration; // of the problems that made `sent`, and the cap it was made with
   private int sentCap;
 
@@ -75,7 +74,7 @@ final class BufferChecks {
   }
 
   /** The first {@code cap} problems and the total, as Neovim is to show them. */
-  Snapshot snapshot(LineSource deck, int cap) {
+  ProblemItems snapshot(LineSource deck, int cap) {
     int n = (int) Math.min(cap, problems.total());
     int[] at = new int[4 * n];
     byte[][] messages = new byte[n][];
@@ -86,40 +85,18 @@ final class BufferChecks {
       at[4 * p + 3] = problems.severity(p);
       messages[p] = problems.message(p, deck);
     }
-    return new Snapshot(problems.total(), at, messages);
+    return new ProblemItems(problems.total(), at, messages);
   }
 
   /** The snapshot to send, or null when Neovim already shows exactly it. */
-  Snapshot changedSnapshot(LineSource deck, int cap) {
+  ProblemItems changedSnapshot(LineSource deck, int cap) {
     // An edit that touched no problem: nothing to build (most edits, keystroke by keystroke).
     if (sent != null && problems.generation() == sentGeneration && cap == sentCap) return null;
-    Snapshot s = snapshot(deck, cap);
+    ProblemItems s = snapshot(deck, cap);
     sentGeneration = problems.generation();
     sentCap = cap;
     if (s.equals(sent)) return null;
     sent = s;
     return s;
-  }
-
-  /** Problems as Neovim's diagnostics.set() and :NvimpamCheck take them. */
-  record Snapshot(int total, int[] at, byte[][] messages) {
-    /** A flat array {@code [lnum, col, end_col, severity, message, …]}. */
-    void packItems(MessagePacker out) throws IOException {
-      out.packArrayHeader(5 * messages.length);
-      for (int p = 0; p < messages.length; p++) {
-        out.packInt(at[4 * p]).packInt(at[4 * p + 1]).packInt(at[4 * p + 2]).packInt(at[4 * p + 3]);
-        out.packRawStringHeader(messages[p].length).writePayload(messages[p]);
-      }
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Snapshot s && s.total == total && Arrays.equals(s.at, at) && Arrays.deepEquals(s.messages, messages);
-    }
-
-    @Override
-    public int hashCode() {
-      return 31 * total + Arrays.hashCode(at);
-    }
   }
 }

@@ -65,7 +65,7 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
     void checkedFirst(LiveBuffer buffer);
 
     /** Shows {@code problems} (null: none, the checks are off) as the buffer's diagnostics. */
-    void publish(Buffer buffer, long changedtick, BufferChecks.Snapshot problems);
+    void publish(Buffer buffer, long changedtick, org.nvimpam.deck.ProblemItems problems);
 
     /** Returns once every buffer event Neovim sent so far has been handled (a bounded wait). */
     void awaitEvents();
@@ -426,7 +426,7 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
       first = host.checks() && !checks.checked();
     }
     int inherited = first ? host.inheritedVersion(this) : -1;
-    BufferChecks.Snapshot s;
+    org.nvimpam.deck.ProblemItems s;
     long tick;
     synchronized (this) {
       if (phase != Phase.LIVE) return;
@@ -471,7 +471,7 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
   }
 
   /** The problems now (checking the whole deck first if that was not done), for :NvimpamCheck. */
-  BufferChecks.Snapshot problems(int cap) {
+  org.nvimpam.deck.ProblemItems problems(int cap) {
     boolean first;
     synchronized (this) {
       if (phase != Phase.LIVE) return null;

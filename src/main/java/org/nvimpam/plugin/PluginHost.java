@@ -74,14 +74,24 @@ public final class PluginHost {
 
       @Override
       public boolean checks() {
-        return settings.get().checks();
+        return checksOn();
       }
 
       @Override
       public int maxDiagnostics() {
-        return (int) Math.min(Integer.MAX_VALUE, settings.get().maxDiagnostics());
+        return diagnosticsCap();
       }
     });
+  }
+
+  /** Whether fields are checked (the {@code checks} option). */
+  private boolean checksOn() {
+    return settings.get().checks();
+  }
+
+  /** How many problems Neovim shows (the {@code max_diagnostics} option), as an int. */
+  private int diagnosticsCap() {
+    return (int) Math.min(Integer.MAX_VALUE, settings.get().maxDiagnostics());
   }
 
   /**
@@ -381,16 +391,16 @@ public final class PluginHost {
   Encoder check(Buffer requested) {
     Buffer b = resolve(requested);
     Await.call(nvim.sync(), "waiting for Neovim's earlier buffer events");
-    int cap = (int) Math.min(Integer.MAX_VALUE, settings.get().maxDiagnostics());
+    int cap = diagnosticsCap();
     LiveBuffer lb = live.get(b.id());
-    BufferChecks.Snapshot problems = lb == null ? null : lb.problems(cap);
+    org.nvimpam.deck.ProblemItems problems = lb == null ? null : lb.problems(cap);
     if (problems == null) { // not folded live (or still loading): read it now
       org.nvimpam.deck.Deck deck = nvim.bufGetDeck(b);
       BufferChecks once = new BufferChecks();
       once.checkAll(deck);
       problems = once.snapshot(deck, cap);
     }
-    BufferChecks.Snapshot p = problems;
+    org.nvimpam.deck.ProblemItems p = problems;
     return out -> {
       out.packMapHeader(2);
       out.packString("items");
@@ -480,7 +490,7 @@ public final class PluginHost {
     });
   }
 
-  private void publish(Buffer b, long tick, BufferChecks.Snapshot problems) {
+  private void publish(Buffer b, long tick, org.nvimpam.deck.ProblemItems problems) {
     try {
       LuaEntry.DIAGNOSTICS_SET.notify(nvim, out -> {
         out.packLong(b.id()).packLong(tick);
@@ -531,12 +541,12 @@ public final class PluginHost {
 
       @Override
       public boolean checks() {
-        return settings.get().checks();
+        return checksOn();
       }
 
       @Override
       public int maxDiagnostics() {
-        return (int) Math.min(Integer.MAX_VALUE, settings.get().maxDiagnostics());
+        return diagnosticsCap();
       }
 
       @Override
@@ -550,7 +560,7 @@ public final class PluginHost {
       }
 
       @Override
-      public void publish(Buffer buffer, long changedtick, BufferChecks.Snapshot problems) {
+      public void publish(Buffer buffer, long changedtick, org.nvimpam.deck.ProblemItems problems) {
         PluginHost.this.publish(buffer, changedtick, problems);
       }
 

@@ -165,7 +165,7 @@ class IdIndexTest {
     ids.build(deck);
     ids.tree(List.of(), List.of(), true, -1, deck);
     ids.check(deck);
-    BufferIds.Snapshot s = ids.snapshot(deck, 10);
+    org.nvimpam.deck.ProblemItems s = ids.snapshot(deck, 10);
     List<String> got = new ArrayList<>();
     for (int k = 0; k < s.messages().length; k++) {
       got.add(s.at()[4 * k] + ":" + s.at()[4 * k + 1] + "-" + s.at()[4 * k + 2] + " "

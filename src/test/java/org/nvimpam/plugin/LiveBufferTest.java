@@ -79,7 +79,7 @@ class LiveBufferTest {
     public void checkedFirst(LiveBuffer buffer) {}
 
     @Override
-    public void publish(Buffer buffer, long changedtick, BufferChecks.Snapshot problems) {}
+    public void publish(Buffer buffer, long changedtick, org.nvimpam.deck.ProblemItems problems) {}
 
     @Override
     public void awaitEvents() {} // events reach this test's buffer synchronously

@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.time.Instant;
+import java.util.Map;
 
 /**
  * What tells one state of a file from another without reading it: its size, modification time
@@ -12,22 +14,20 @@ import java.time.Instant;
  * stamps read the same bytes, short of a writer that restores all three.
  */
 public record FileStamp(long size, long mtimeSec, long mtimeNsec, long inode) {
-  /** The stamp of {@code file} now. */
+  /** The stamp of {@code file} now; the inode -1 where the file system has no Unix attributes. */
   public static FileStamp of(Path file) throws IOException {
-    BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
-    Instant m = a.lastModifiedTime().toInstant();
-    return new FileStamp(a.size(), m.getEpochSecond(), m.getNano(), inode(a.fileKey()));
+    try {
+      Map<String, Object> a = Files.readAttributes(file, "unix:size,lastModifiedTime,ino");
+      return stamp((Long) a.get("size"), (FileTime) a.get("lastModifiedTime"), (Long) a.get("ino"));
+    } catch (UnsupportedOperationException | IllegalArgumentException e) {
+      BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
+      return stamp(a.size(), a.lastModifiedTime(), -1);
+    }
   }
 
-  /** The inode of a Unix file key, {@code (dev=…,ino=N)}; -1 where the platform has none. */
-  private static long inode(Object key) {
-    if (key == null) return -1;
-    String k = key.toString();
-    int i = k.indexOf("ino=");
-    if (i < 0) return -1;
-    long v = 0;
-    for (int j = i + 4; j < k.length() && Character.isDigit(k.charAt(j)); j++) v = v * 10 + (k.charAt(j) - '0');
-    return v;
+  private static FileStamp stamp(long size, FileTime mtime, long inode) {
+    Instant m = mtime.toInstant();
+    return new FileStamp(size, m.getEpochSecond(), m.getNano(), inode);
   }
 
   /** Whether both stamps describe the same state; an unknown inode matches any. */

@@ -7,9 +7,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import org.nvimpam.nvim.StartTrace;
 
 /**
  * A deck opened as a new user opens it: a fresh headless Neovim per run, {@code setup{}} with its
@@ -20,8 +23,11 @@ import java.util.concurrent.TimeUnit;
  * start of a JVM with the plugin's flags ({@code -version} instead of the jar).
  */
 public final class ColdStartBench {
-  /** One checkout's runs, and the floors measured between them, all in ms. */
-  public record Row(Path root, double[] openMs) {}
+  /**
+   * One checkout's runs in ms; with a trace, when each phase of the start was reached, in ms after
+   * the {@code :edit}, by phase in the order first seen ({@link org.nvimpam.nvim.StartTrace}).
+   */
+  public record Row(Path root, double[] openMs, Map<String, List<Double>> phases) {}
 
   public record Result(List<Row> rows, double[] editMs, double[] jvmMs) {}
 
@@ -32,13 +38,24 @@ public final class ColdStartBench {
       local out = %s
       local plugin = %s
       if plugin then require('nvimpam').setup({}) end
+      local trace = os.getenv('NVIMPAM_START_TRACE')
+      local function mark(phase, t)
+        if trace then
+          local f = io.open(trace, 'a')
+          f:write('L ', phase, ' ', string.format('%%d', t), '\\n')
+          f:close()
+        end
+      end
       local t0 = uv.hrtime()
       vim.cmd('edit ' .. vim.fn.fnameescape(%s))
       local ok = true
       if plugin then
         ok = vim.wait(30000, function() return require('nvimpam.folds').applied_tick(0) ~= nil end, 1)
       end
-      local ms = (uv.hrtime() - t0) / 1e6
+      local t1 = uv.hrtime()
+      mark('edit', t0)
+      mark('folds in place', t1)
+      local ms = (t1 - t0) / 1e6
       local cmd = plugin and require('nvimpam.host').jvm_command_line() or {}
       vim.fn.writefile({ ok and string.format('%%.3f', ms) or 'NO FOLDS', unpack(cmd) }, out)
       vim.cmd('qa!')
@@ -52,29 +69,52 @@ public final class ColdStartBench {
     this.log = log;
   }
 
-  public Result run(List<Path> roots, Path deck, int runs) throws IOException, InterruptedException {
+  /** With {@code trace}, each run also records when the phases of the start were reached. */
+  public Result run(List<Path> roots, Path deck, int runs, boolean trace) throws IOException, InterruptedException {
     Path tmp = Files.createTempDirectory("nvimpam-cold");
+    Path traceFile = trace ? tmp.resolve("trace.txt") : null;
+    List<Map<String, List<Double>>> phases = new ArrayList<>();
+    for (int k = 0; k < roots.size(); k++) phases.add(new LinkedHashMap<>());
     double[][] open = new double[roots.size()][runs];
     double[] edit = new double[runs];
     double[] jvm = new double[runs];
     List<String> jvmCommand = null;
     for (int warm = 0; warm < 2; warm++) { // the first start after a build writes the CDS archive
-      for (Path root : roots) once(tmp, root, deck, true);
+      for (Path root : roots) once(tmp, root, deck, true, null);
     }
     for (int r = 0; r < runs; r++) {
       for (int k = 0; k < roots.size(); k++) {
-        List<String> got = once(tmp, roots.get(k), deck, true);
+        List<String> got = once(tmp, roots.get(k), deck, true, traceFile);
         open[k][r] = parse(got.get(0), roots.get(k));
+        if (trace) addPhases(traceFile, phases.get(k));
         if (k == roots.size() - 1) jvmCommand = got.subList(1, got.size()); // the last root's flags
       }
-      edit[r] = parse(once(tmp, roots.get(0), deck, false).get(0), roots.get(0));
+      edit[r] = parse(once(tmp, roots.get(0), deck, false, null).get(0), roots.get(0));
       jvm[r] = jvmStart(jvmCommand);
       log.println(String.format(Locale.ROOT, "run %d: open %s ms, :edit %.1f ms, JVM %.1f ms", r + 1,
           Arrays.toString(column(open, r)), edit[r], jvm[r]));
     }
     List<Row> rows = new ArrayList<>();
-    for (int k = 0; k < roots.size(); k++) rows.add(new Row(roots.get(k), open[k]));
+    for (int k = 0; k < roots.size(); k++) rows.add(new Row(roots.get(k), open[k], phases.get(k)));
     return new Result(rows, edit, jvm);
+  }
+
+  /** The phases of one traced run, in ms after its {@code :edit}; the file is emptied for the next. */
+  private static void addPhases(Path traceFile, Map<String, List<Double>> into) throws IOException {
+    if (!Files.exists(traceFile)) return;
+    List<String> lines = Files.readAllLines(traceFile, StandardCharsets.UTF_8);
+    Files.delete(traceFile);
+    Long edit = null;
+    for (String l : lines) {
+      if (l.startsWith("L edit ")) edit = Long.parseLong(l.substring(l.lastIndexOf(' ') + 1));
+    }
+    if (edit == null) return;
+    for (String l : lines) {
+      int sp = l.lastIndexOf(' ');
+      if (sp < 2 || l.startsWith("L edit ")) continue;
+      String phase = (l.charAt(0) == 'J' ? "JVM: " : "Neovim: ") + l.substring(2, sp);
+      into.computeIfAbsent(phase, p -> new ArrayList<>()).add((Long.parseLong(l.substring(sp + 1)) - edit) / 1e6);
+    }
   }
 
   private static double[] column(double[][] m, int r) {
@@ -92,14 +132,19 @@ public final class ColdStartBench {
   }
 
   /** One fresh Neovim: its time, then (with the plugin) the JVM's command line, a line each. */
-  private List<String> once(Path tmp, Path root, Path deck, boolean plugin) throws IOException, InterruptedException {
+  private List<String> once(Path tmp, Path root, Path deck, boolean plugin, Path trace)
+      throws IOException, InterruptedException {
     Path out = tmp.resolve("out.txt");
     Files.deleteIfExists(out);
     Path script = tmp.resolve("open.lua");
     Files.writeString(script, String.format(Locale.ROOT, OPEN, lua(root.toAbsolutePath().toString()),
         lua(out.toString()), plugin, lua(deck.toAbsolutePath().toString())));
-    Process p = new ProcessBuilder(nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", "luafile " + script)
-        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    // cquit: a script that failed before its qa! ends Neovim with an error instead of leaving it waiting
+    ProcessBuilder b = new ProcessBuilder(nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", "luafile " + script,
+        "-c", "cquit")
+        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+    if (trace != null) b.environment().put(StartTrace.ENV, trace.toString()); // the JVM inherits it
+    Process p = b.start();
     if (!p.waitFor(60, TimeUnit.SECONDS)) {
       p.destroyForcibly();
       throw new IllegalStateException("Neovim did not finish opening " + deck + " within 60 s");
@@ -144,5 +189,30 @@ public final class ColdStartBench {
     }
     out.println("| floor: Neovim's own :edit | " + spread(r.editMs()) + " | |");
     out.println("| floor: the JVM's bare start (-version) | " + spread(r.jvmMs()) + " | |");
+    if (r.rows().stream().allMatch(row -> row.phases().isEmpty())) return;
+    out.println();
+    StringBuilder head = new StringBuilder("| phase reached, ms after :edit (median) |");
+    StringBuilder rule = new StringBuilder("|---|");
+    Map<String, Boolean> all = new LinkedHashMap<>();
+    for (Row row : r.rows()) {
+      head.append(' ').append(row.root()).append(" |");
+      rule.append("---:|");
+      for (String p : row.phases().keySet()) all.put(p, true);
+    }
+    out.println(head);
+    out.println(rule);
+    List<String> order = new ArrayList<>(all.keySet()); // by when the first root reached them
+    Map<String, List<Double>> lead = r.rows().get(0).phases();
+    order.sort(java.util.Comparator.comparingDouble(p -> lead.containsKey(p)
+        ? median(lead.get(p).stream().mapToDouble(Double::doubleValue).toArray()) : Double.MAX_VALUE));
+    for (String p : order) {
+      StringBuilder line = new StringBuilder("| " + p + " |");
+      for (Row row : r.rows()) {
+        List<Double> v = row.phases().get(p);
+        line.append(v == null ? " — |"
+            : String.format(Locale.ROOT, " %.1f |", median(v.stream().mapToDouble(Double::doubleValue).toArray())));
+      }
+      out.println(line);
+    }
   }
 }

@@ -30,12 +30,16 @@ public final class BenchColdCommand implements Callable<Integer> {
   @Option(names = "--runs", paramLabel = "N", defaultValue = "10", description = "Runs per root (default: ${DEFAULT-VALUE}).")
   private int runs;
 
+  @Option(names = "--trace", description = "Also time the phases of each start (JVM start, connection, early read,"
+      + " attach, push) from the plugin's start trace.")
+  private boolean trace;
+
   @Mixin private NvimOption neovim;
 
   @Override
   public Integer call() throws Exception {
     Path d = deck != null ? deck : roots.get(0).resolve("src/main/resources/decks/example.pc");
-    ColdStartBench.print(new ColdStartBench(neovim.path, System.err).run(roots, d, Math.max(1, runs)), System.out);
+    ColdStartBench.print(new ColdStartBench(neovim.path, System.err).run(roots, d, Math.max(1, runs), trace), System.out);
     return 0;
   }
 }

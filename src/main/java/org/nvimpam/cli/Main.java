@@ -1,5 +1,6 @@
 package org.nvimpam.cli;
 
+import org.nvimpam.nvim.StartTrace;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -15,6 +16,7 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
+    StartTrace.mark("main");
     // Neovim starts `serve` on every first use of the plugin: skip building picocli's model of
     // all subcommands (most of a 0.3 s start); its two options are read by hand. An early read
     // starts here, before anything else.

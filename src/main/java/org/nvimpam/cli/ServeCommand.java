@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 import org.nvimpam.nvim.Nvim;
+import org.nvimpam.nvim.StartTrace;
 import org.nvimpam.plugin.PluginHost;
 import org.nvimpam.rpc.RpcConnection;
 import org.nvimpam.rpc.RpcLimits;
@@ -117,8 +118,10 @@ public final class ServeCommand implements Callable<Integer> {
     RpcConnection rpc = RpcConnection.startPaused(transport, RpcLimits.defaults());
     try {
       Nvim nvim = Nvim.connect(rpc);
+      StartTrace.mark("connected");
       installers.forEach(i -> i.accept(nvim));
       rpc.acceptIncoming();
+      StartTrace.mark("installed");
       rpc.closed().get();
       return 0;
     } catch (IOException e) {

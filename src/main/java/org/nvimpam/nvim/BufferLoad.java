@@ -300,6 +300,7 @@ public final class BufferLoad implements BufferListener {
   }
 
   private void state(DiskCheck s, Throwable e) {
+    StartTrace.mark("buffer state");
     if (closed) return;
     if (e != null) {
       fail(e);
@@ -463,6 +464,7 @@ public final class BufferLoad implements BufferListener {
   }
 
   private void complete() {
+    StartTrace.mark("loaded");
     closed = true; // later (stale) replies are skipped unread
     Deck d = deck;
     deck = null;

@@ -5,10 +5,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.nvimpam.deck.Deck;
 import org.nvimpam.deck.DeckFile;
@@ -17,6 +13,7 @@ import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.BufferLoad;
 import org.nvimpam.nvim.FileStamp;
+import org.nvimpam.nvim.StartTrace;
 
 /**
  * Decks read before Neovim has read them: lua/nvimpam/filestate.lua announces a deck at
@@ -26,20 +23,11 @@ import org.nvimpam.nvim.FileStamp;
  * the file again or fetches the lines over RPC, as without an early read.
  */
 public final class EarlyReads {
-  /** An early read nobody took (the buffer never attached) is dropped after this long. */
-  private static final long UNCLAIMED_SECONDS = 60;
+  /** An early read nobody took (the buffer never attached) is dropped this long after it ended. */
+  private static final long UNCLAIMED_MS = 60_000;
 
   private final Map<Long, Read> reads = new ConcurrentHashMap<>();
-  // Reads one file at a time, and drops the reads nobody took. No lambdas on the way to the first
-  // read: the JVM's first one costs 20 ms, which the connection pays for in parallel.
-  private final ScheduledExecutorService reader = Executors.newSingleThreadScheduledExecutor(new ThreadFactory() {
-    @Override
-    public Thread newThread(Runnable r) {
-      Thread t = new Thread(r, "nvimpam-early-read");
-      t.setDaemon(true);
-      return t;
-    }
-  });
+  private static final Object ONE_AT_A_TIME = new Object(); // two decks opened at once are read in turn
   private volatile Supplier<FoldOptions> options; // the host's once it runs; null: the defaults
 
   /** What one early read found: a deck folded by its own engine, or why there is none. */
@@ -80,7 +68,8 @@ public final class EarlyReads {
     /** The engine that folded {@code deck} when it is this read's and was folded with {@code options}. */
     FoldEngine engineOf(Deck deck, FoldOptions options) {
       Result r = taken;
-      return r != null && r.deck() == deck && r.options().equals(options) ? r.engine() : null;
+      // not the record's equals(): its first call bootstraps an invokedynamic, 10 ms of a cold start
+      return r != null && r.deck() == deck && r.options().genericCards() == options.genericCards() ? r.engine() : null;
     }
 
     /** How long the read and its parse took, once taken. */
@@ -109,18 +98,24 @@ public final class EarlyReads {
     CompletableFuture<Result> result = new CompletableFuture<>();
     Read r = new Read(p, result);
     reads.put(buf, r);
-    reader.execute(new Runnable() {
+    // A thread of its own, started at once (a pool's first task started 10 ms later in a cold JVM):
+    // it reads (one read at a time), then drops the read if nobody took it meanwhile.
+    Thread t = new Thread(new Runnable() {
       @Override
       public void run() {
-        result.complete(read(p, o != null ? o.get() : Settings.DEFAULTS.foldOptions()));
-      }
-    });
-    reader.schedule(new Runnable() {
-      @Override
-      public void run() {
+        synchronized (ONE_AT_A_TIME) {
+          result.complete(read(p, o));
+        }
+        try {
+          Thread.sleep(UNCLAIMED_MS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt(); // the JVM is ending
+        }
         reads.remove(buf, r);
       }
-    }, UNCLAIMED_SECONDS, TimeUnit.SECONDS);
+    }, "nvimpam-early-read");
+    t.setDaemon(true);
+    t.start();
   }
 
   /** Whether a read was started and not taken yet. */
@@ -133,7 +128,9 @@ public final class EarlyReads {
     return reads.remove(buf);
   }
 
-  private static Result read(Path p, FoldOptions options) {
+  /** Reads and folds {@code p}; the options are asked for after the read (the defaults cost a contract's parse). */
+  private static Result read(Path p, Supplier<FoldOptions> o) {
+    StartTrace.mark("early read");
     long t0 = System.nanoTime();
     try {
       FileStamp before = FileStamp.of(p);
@@ -141,8 +138,11 @@ public final class EarlyReads {
       FileStamp after = FileStamp.of(p);
       if (!after.sameAs(before)) return failed("the file changed while it was read");
       long t1 = System.nanoTime();
+      StartTrace.mark("early read: read");
+      FoldOptions options = o != null ? o.get() : Settings.DEFAULTS.foldOptions();
       FoldEngine engine = new FoldEngine(options);
       engine.load(deck);
+      StartTrace.mark("early read: folded");
       return new Result(deck, engine, options, before, (t1 - t0) / 1e6, (System.nanoTime() - t1) / 1e6, null);
     } catch (java.io.IOException | RuntimeException e) {
       return failed("it could not read the file: " + e.getMessage());

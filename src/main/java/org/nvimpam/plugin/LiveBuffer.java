@@ -15,6 +15,7 @@ import org.nvimpam.fold.FoldSet;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.BufferListener;
 import org.nvimpam.nvim.BufferLoad;
+import org.nvimpam.nvim.StartTrace;
 import org.nvimpam.strategy.FoldStrategyException;
 
 /**
@@ -208,6 +209,7 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
       }
       parseMs = folded != null ? foldedMs : (System.nanoTime() - t0) / 1e6;
       loadStats = stats;
+      StartTrace.mark("folded");
       load = null;
       phase = Phase.LIVE;
       changes++;
@@ -391,7 +393,7 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
     }
     try {
       Refresh r = refresh(false);
-      if (r.outcome() == Outcome.PUSHED) firstPush.complete(r.summary());
+      if (r.outcome() == Outcome.PUSHED && firstPush.complete(r.summary())) StartTrace.mark("pushed");
       if (r.outcome() == Outcome.PUSHED || r.outcome() == Outcome.UNCHANGED) publishChecks();
       if (r.outcome() == Outcome.PUSHED || r.outcome() == Outcome.UNCHANGED) publishIds();
     } catch (RuntimeException e) {

@@ -24,6 +24,7 @@ import org.nvimpam.nvim.Encoders;
 import org.nvimpam.nvim.ErrorValue;
 import org.nvimpam.nvim.LuaEntry;
 import org.nvimpam.nvim.Nvim;
+import org.nvimpam.nvim.StartTrace;
 import org.nvimpam.rpc.ConnectionClosedException;
 import org.nvimpam.rpc.Encoder;
 import org.nvimpam.strategy.FoldStrategyException;
@@ -275,6 +276,7 @@ public final class PluginHost {
 
   /** {@code lineCount}: the buffer's, as the caller saw it (for the note on big decks); -1 to ask. */
   Encoder attach(Buffer requested, long lineCount) throws Exception {
+    StartTrace.mark("attach");
     Buffer b = resolve(requested);
     LiveBuffer existing = live.get(b.id());
     if (existing != null) {

@@ -10,19 +10,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntPredicate;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import org.msgpack.core.MessagePacker;
-import org.nvimpam.deck.IncludeLine;
 import org.nvimpam.deck.CardLayout;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.FieldLayout;
+import org.nvimpam.deck.IncludeLine;
 import org.nvimpam.deck.LineBytes;
 import org.nvimpam.deck.LineSource;
+import org.nvimpam.nvim.LuaEntry;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.rpc.ConnectionClosedException;
 import org.nvimpam.rpc.Encoder;
-import org.nvimpam.nvim.LuaEntry;
+import org.nvimpam.rpc.Log;
 
 /**
  * The id features of every live buffer of one Neovim: the cross-reference checks pushed to the
@@ -31,7 +30,7 @@ import org.nvimpam.nvim.LuaEntry;
  * two, and answers from primitive arrays; references are found by scanning the decks on demand.
  */
 public final class IdService {
-  private static final Logger LOG = Logger.getLogger(IdService.class.getName());
+  private static final Log LOG = Log.of(IdService.class);
   /** The buffer variable naming the folder of the deck that includes this one (for gf). */
   static final String ROOT_DIR = LuaEntry.ROOT_DIR;
 
@@ -181,7 +180,7 @@ public final class IdService {
         out.packString(ROOT_DIR).packString(dir);
       });
     } catch (ConnectionClosedException gone) {
-      LOG.log(Level.FINE, "could not tell buffer " + b.bufferId() + " its root", gone);
+      LOG.fine("could not tell buffer " + b.bufferId() + " its root", gone);
     }
   }
 
@@ -197,7 +196,7 @@ public final class IdService {
         }
       });
     } catch (ConnectionClosedException gone) {
-      LOG.log(Level.FINE, "could not send the cross-reference problems of buffer " + buf, gone);
+      LOG.fine("could not send the cross-reference problems of buffer " + buf, gone);
     }
   }
 

@@ -5,8 +5,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import org.nvimpam.deck.Deck;
 import org.nvimpam.deck.Lines;
 import org.nvimpam.fold.FoldEngine;
@@ -16,6 +14,7 @@ import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.BufferListener;
 import org.nvimpam.nvim.BufferLoad;
 import org.nvimpam.nvim.StartTrace;
+import org.nvimpam.rpc.Log;
 import org.nvimpam.strategy.FoldStrategyException;
 
 /**
@@ -33,7 +32,7 @@ import org.nvimpam.strategy.FoldStrategyException;
  * last lock taken.
  */
 final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
-  private static final Logger LOG = Logger.getLogger(LiveBuffer.class.getName());
+  private static final Log LOG = Log.of(LiveBuffer.class);
 
   /** What a refresh needs from the rest of the plugin. */
   interface Host {
@@ -285,7 +284,7 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
     } catch (RuntimeException e) {
       checks.drop();
       checksFailed = true;
-      LOG.log(Level.WARNING, "field checks of buffer " + buffer.id() + " failed", e);
+      LOG.warning("field checks of buffer " + buffer.id() + " failed", e);
       scheduler.execute(() -> errors.accept(new IllegalStateException("field checks stopped for this buffer: "
           + e.getMessage(), e)));
     }
@@ -298,7 +297,7 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
       ids.edited(engine.deck(), first, last, count);
     } catch (RuntimeException e) {
       idsFailed = true;
-      LOG.log(Level.WARNING, "id index of buffer " + buffer.id() + " failed", e);
+      LOG.warning("id index of buffer " + buffer.id() + " failed", e);
       scheduler.execute(() -> errors.accept(new IllegalStateException("ids stopped for this buffer: " + e.getMessage(), e)));
     }
   }
@@ -320,7 +319,7 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
       synchronized (this) {
         idsFailed = true;
       }
-      LOG.log(Level.WARNING, "id index of buffer " + buffer.id() + " failed", e);
+      LOG.warning("id index of buffer " + buffer.id() + " failed", e);
       errors.accept(new IllegalStateException("ids stopped for this buffer: " + e.getMessage(), e));
     }
   }
@@ -397,7 +396,7 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
       if (r.outcome() == Outcome.PUSHED || r.outcome() == Outcome.UNCHANGED) publishChecks();
       if (r.outcome() == Outcome.PUSHED || r.outcome() == Outcome.UNCHANGED) publishIds();
     } catch (RuntimeException e) {
-      LOG.log(Level.FINE, "live refresh failed", e);
+      LOG.fine("live refresh failed", e);
       firstPush.completeExceptionally(e);
       errors.accept(e);
     }
@@ -415,7 +414,7 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
         checks.drop();
         checksFailed = true;
       }
-      LOG.log(Level.WARNING, "field checks of buffer " + buffer.id() + " failed", e);
+      LOG.warning("field checks of buffer " + buffer.id() + " failed", e);
       errors.accept(new IllegalStateException("field checks stopped for this buffer: " + e.getMessage(), e));
     }
   }
@@ -553,7 +552,7 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
       if (force || !outrun(version)) throw e;
       // The text changed while the plan was on its way, so it failed on lines that are gone
       // (E16): nothing is wrong, and the refresh of that newer change follows.
-      LOG.log(Level.FINE, "a plan the buffer outran failed; the newer refresh follows", e);
+      LOG.fine("a plan the buffer outran failed; the newer refresh follows", e);
       return Refresh.SUPERSEDED;
     }
     synchronized (this) {

@@ -4,15 +4,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import org.msgpack.core.MessageUnpacker;
 import org.nvimpam.fold.FoldEngine;
 import org.nvimpam.fold.FoldPlan;
@@ -27,6 +25,7 @@ import org.nvimpam.nvim.Nvim;
 import org.nvimpam.nvim.StartTrace;
 import org.nvimpam.rpc.ConnectionClosedException;
 import org.nvimpam.rpc.Encoder;
+import org.nvimpam.rpc.Log;
 import org.nvimpam.strategy.FoldStrategyException;
 
 /**
@@ -40,7 +39,7 @@ import org.nvimpam.strategy.FoldStrategyException;
  * serves every buffer of one Neovim.
  */
 public final class PluginHost {
-  private static final Logger LOG = Logger.getLogger(PluginHost.class.getName());
+  private static final Log LOG = Log.of(PluginHost.class);
 
   private final Nvim nvim;
   private final AtomicReference<Settings> settings = new AtomicReference<>(Settings.DEFAULTS);
@@ -160,7 +159,7 @@ public final class PluginHost {
     try {
       result = run(method, args);
     } catch (Exception e) {
-      LOG.log(Level.FINE, method + " failed", e);
+      LOG.fine(method + " failed", e);
       error = errorValue(e);
     } catch (OutOfMemoryError e) {
       error = ErrorValue.of(ErrorValue.Code.OUT_OF_MEMORY, "nvimpam: the JVM ran out of memory during " + method
@@ -186,9 +185,9 @@ public final class PluginHost {
       });
     } catch (ConnectionClosedException gone) {
       // Neovim is gone and nobody waits for the answer; serve reports the end of the connection once.
-      LOG.log(Level.FINE, "could not answer call " + id, gone);
+      LOG.fine("could not answer call " + id, gone);
     } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, "could not answer call " + id, e);
+      LOG.warning("could not answer call " + id, e);
     }
   }
 
@@ -436,7 +435,7 @@ public final class PluginHost {
         try {
           lb.file(java.nio.file.Path.of(name).toAbsolutePath().normalize());
         } catch (java.nio.file.InvalidPathException e) {
-          LOG.log(Level.FINE, "buffer " + lb.buffer().id() + " has a name that is no path", e);
+          LOG.fine("buffer " + lb.buffer().id() + " has a name that is no path", e);
         }
       }
     });
@@ -504,7 +503,7 @@ public final class PluginHost {
         }
       });
     } catch (ConnectionClosedException gone) {
-      LOG.log(Level.FINE, "could not send the diagnostics of buffer " + b.id(), gone);
+      LOG.fine("could not send the diagnostics of buffer " + b.id(), gone);
     }
   }
 
@@ -619,7 +618,7 @@ public final class PluginHost {
       loaded = true; // cannot tell: report it
     }
     if (!loaded) {
-      LOG.log(Level.FINE, "live folding of buffer " + b.id() + " failed after it was unloaded", e);
+      LOG.fine("live folding of buffer " + b.id() + " failed after it was unloaded", e);
       return;
     }
     reportLiveError(e);
@@ -628,10 +627,10 @@ public final class PluginHost {
   /** Live folding runs in the background: its failures reach the user as notifications. */
   private void reportLiveError(Throwable e) {
     if (nvim.rpc().closed().isDone()) { // Neovim is gone: nobody to tell, and serve says why once
-      LOG.log(Level.FINE, "live folding failed after the connection closed", e);
+      LOG.fine("live folding failed after the connection closed", e);
       return;
     }
-    LOG.log(Level.WARNING, "live folding failed", e);
+    LOG.warning("live folding failed", e);
     Messages.error(nvim, "nvimpam (live folding): " + e.getMessage());
   }
 }

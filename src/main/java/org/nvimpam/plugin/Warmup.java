@@ -2,14 +2,13 @@ package org.nvimpam.plugin;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import org.msgpack.core.MessageBufferPacker;
 import org.msgpack.core.MessagePack;
 import org.nvimpam.deck.Lines;
 import org.nvimpam.fold.FoldEngine;
 import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.nvim.Decoders;
+import org.nvimpam.rpc.Log;
 
 /**
  * Runs the first-use path (decode a buffer's lines, parse, plan, edit) on the bundled example deck
@@ -18,7 +17,7 @@ import org.nvimpam.nvim.Decoders;
  * is most of the time between opening a deck and seeing its folds.
  */
 final class Warmup {
-  private static final Logger LOG = Logger.getLogger(Warmup.class.getName());
+  private static final Log LOG = Log.of(Warmup.class);
   private static final int ROUNDS = 3;
 
   private Warmup() {}
@@ -45,7 +44,7 @@ final class Warmup {
         engine.folds().plan(false);
       }
     } catch (IOException | RuntimeException e) {
-      LOG.log(Level.FINE, "warm-up failed; the first fold will only be slower", e);
+      LOG.fine("warm-up failed; the first fold will only be slower", e);
     }
   }
 

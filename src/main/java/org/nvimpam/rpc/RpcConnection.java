@@ -17,8 +17,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import org.msgpack.core.MessagePack;
 import org.msgpack.core.MessagePackException;
 import org.msgpack.core.MessagePacker;
@@ -41,7 +39,7 @@ import org.msgpack.core.MessageUnpacker;
  * and {@link #closed()} completes (exceptionally unless the peer simply hung up).
  */
 public final class RpcConnection implements AutoCloseable {
-  private static final Logger LOG = Logger.getLogger(RpcConnection.class.getName());
+  private static final Log LOG = Log.of(RpcConnection.class);
   private static final int KEPT_ERROR_EVENTS = 100;
   private static final long MSGID_MASK = 0xFFFF_FFFFL;
 
@@ -325,7 +323,7 @@ public final class RpcConnection implements AutoCloseable {
     } catch (ConnectionClosedException e) {
       LOG.fine(() -> "no response to " + method + ": " + e.getMessage());
     } catch (IOException | RuntimeException e) {
-      LOG.log(Level.WARNING, "encoding the result of " + method + " failed", e);
+      LOG.warning("encoding the result of " + method + " failed", e);
       respondError(msgid, method, errorText(e));
     }
   }
@@ -490,7 +488,7 @@ public final class RpcConnection implements AutoCloseable {
     try {
       result = h.handle(MessagePack.newDefaultUnpacker(params));
     } catch (Exception e) {
-      LOG.log(Level.WARNING, "handler for request " + method + " failed", e);
+      LOG.warning("handler for request " + method + " failed", e);
       respondError(msgid, method, errorText(e));
       return;
     }
@@ -509,7 +507,7 @@ public final class RpcConnection implements AutoCloseable {
     try {
       h.handle(MessagePack.newDefaultUnpacker(params));
     } catch (Exception e) {
-      LOG.log(Level.WARNING, "handler for notification " + method + " failed", e);
+      LOG.warning("handler for notification " + method + " failed", e);
     }
   }
 
@@ -538,7 +536,7 @@ public final class RpcConnection implements AutoCloseable {
     try {
       transport.close();
     } catch (IOException | RuntimeException e) {
-      LOG.log(Level.WARNING, "closing " + transport.describe() + " failed", e);
+      LOG.warning("closing " + transport.describe() + " failed", e);
     }
     incoming.countDown(); // queued notifications still run; responses to requests are dropped
     dispatcher.shutdown();

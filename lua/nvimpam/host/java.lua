@@ -149,6 +149,19 @@ local function cds_args(major, jar, java)
   end
 end
 
+local ext_types -- this Neovim's, read once a session
+
+-- `--ext-types=B,W,T`: this Neovim's msgpack codes of Buffer, Window and Tabpage. With them the
+-- JVM starts without asking for the API metadata, a round trip and tens of KB to read at its
+-- coldest (12 ms of the 100 from opening a deck to its folds).
+local function ext_types_arg()
+  if not ext_types then
+    local t = vim.fn.api_info().types
+    ext_types = string.format('%d,%d,%d', t.Buffer.id, t.Window.id, t.Tabpage.id)
+  end
+  return '--ext-types=' .. ext_types
+end
+
 --- The command line that starts the JVM, or nil and a message saying what to fix.
 ---@param extra string[]? more arguments of `serve`
 ---@return string[]? cmd
@@ -182,7 +195,7 @@ function M.jvm_command_line(extra)
     '-XX:+UseSerialGC', '-XX:PretenureSizeThreshold=1m', '-XX:NewRatio=4', '-XX:-UsePerfData' }
   vim.list_extend(cmd, cds_args(major, jar, java))
   vim.list_extend(cmd, config.get().jvm_args or {})
-  vim.list_extend(cmd, { '-jar', jar, 'serve' })
+  vim.list_extend(cmd, { '-jar', jar, 'serve', ext_types_arg() })
   vim.list_extend(cmd, extra or {})
   return cmd
 end

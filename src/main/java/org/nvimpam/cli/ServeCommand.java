@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
+import org.nvimpam.nvim.ExtTypes;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.nvim.StartTrace;
 import org.nvimpam.plugin.PluginHost;
@@ -36,6 +37,7 @@ public final class ServeCommand implements Callable<Integer> {
   /** The options Neovim may start us with; {@link Main} reads them without picocli. */
   static final String EARLY_READ = "--early-read=";
   static final String EARLY_BUFFER = "--early-buffer=";
+  static final String EXT_TYPES = "--ext-types=";
 
   @Option(names = "--early-read", paramLabel = "PATH",
       description = "A deck Neovim is about to read: read and fold it now, while the connection starts.")
@@ -43,6 +45,37 @@ public final class ServeCommand implements Callable<Integer> {
 
   @Option(names = "--early-buffer", paramLabel = "N", description = "The buffer that --early-read is for.")
   long earlyBuffer;
+
+  @Option(names = "--ext-types", paramLabel = "B,W,T", converter = ExtTypesConverter.class,
+      description = "Neovim's msgpack ext type codes of Buffer, Window and Tabpage: the connection then "
+          + "starts without asking for the API metadata.")
+  ExtTypes extTypes;
+
+  static final class ExtTypesConverter implements picocli.CommandLine.ITypeConverter<ExtTypes> {
+    @Override
+    public ExtTypes convert(String value) {
+      ExtTypes t = parseExtTypes(value);
+      if (t == null) throw new picocli.CommandLine.TypeConversionException("expected three codes 0-127, e.g. 0,1,2");
+      return t;
+    }
+  }
+
+  /** {@code B,W,T} as three ext type codes, or null if it is not that. */
+  static ExtTypes parseExtTypes(String value) {
+    String[] c = value.split(",", -1);
+    if (c.length != 3) return null;
+    byte[] b = new byte[3];
+    for (int i = 0; i < 3; i++) {
+      try {
+        int v = Integer.parseInt(c[i].trim());
+        if (v < 0 || v > 127) return null;
+        b[i] = (byte) v;
+      } catch (NumberFormatException e) {
+        return null;
+      }
+    }
+    return new ExtTypes(b[0], b[1], b[2]);
+  }
 
   /** The early reads of this process; the first may start before Neovim is connected. */
   private final EarlyReads early = new EarlyReads();
@@ -76,6 +109,9 @@ public final class ServeCommand implements Callable<Integer> {
       String a = args[i];
       if (a.startsWith(EARLY_READ)) {
         c.earlyRead = a.substring(EARLY_READ.length());
+      } else if (a.startsWith(EXT_TYPES)) {
+        c.extTypes = parseExtTypes(a.substring(EXT_TYPES.length()));
+        if (c.extTypes == null) return null; // picocli says what is wrong
       } else if (a.startsWith(EARLY_BUFFER)) {
         try {
           c.earlyBuffer = Long.parseLong(a.substring(EARLY_BUFFER.length()));
@@ -105,19 +141,20 @@ public final class ServeCommand implements Callable<Integer> {
     PrintStream realStdout = System.out;
     System.setOut(System.err); // from here on, only RPC reaches fd 1
     realStdout.flush();
-    return serve(StreamTransport.stdio(), installers != null ? installers
+    return serve(StreamTransport.stdio(), extTypes, installers != null ? installers
         : List.of(ServeCommand::installPoll, nvim -> PluginHost.install(nvim, early)));
   }
 
   /**
    * Connects over {@code transport}, runs {@code installers}, and waits for the connection to end.
-   * Returns 0 when the peer hung up cleanly, {@link #EXIT_CONNECTION_FAILED} otherwise.
+   * Returns 0 when the peer hung up cleanly, {@link #EXIT_CONNECTION_FAILED} otherwise. With
+   * {@code ext} (the peer's handle types, when known) no API metadata is asked for at the start.
    */
-  static int serve(Transport transport, List<Consumer<Nvim>> installers) {
+  static int serve(Transport transport, ExtTypes ext, List<Consumer<Nvim>> installers) {
     // paused: a request Neovim sends at once must wait for the installers' handlers
     RpcConnection rpc = RpcConnection.startPaused(transport, RpcLimits.defaults());
     try {
-      Nvim nvim = Nvim.connect(rpc);
+      Nvim nvim = ext != null ? Nvim.connect(rpc, ext) : Nvim.connect(rpc);
       StartTrace.mark("connected");
       installers.forEach(i -> i.accept(nvim));
       rpc.acceptIncoming();

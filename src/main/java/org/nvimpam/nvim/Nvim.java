@@ -1,6 +1,7 @@
 package org.nvimpam.nvim;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -27,15 +28,15 @@ public final class Nvim implements AutoCloseable {
   private static final long CONNECT_TIMEOUT_SECONDS = 10;
 
   private final RpcConnection rpc;
-  private final ApiInfo info;
+  private volatile ApiInfo info; // null until first asked for, on a connection started from known ext types
 
   private final ExtTypes ext;
   private final BufferEvents bufferEvents;
 
-  private Nvim(RpcConnection rpc, ApiInfo info) {
+  private Nvim(RpcConnection rpc, ApiInfo info, ExtTypes ext) {
     this.rpc = rpc;
     this.info = info;
-    this.ext = info.extTypes();
+    this.ext = ext;
     this.bufferEvents = new BufferEvents(ext);
     bufferEvents.install(rpc);
   }
@@ -71,25 +72,45 @@ public final class Nvim implements AutoCloseable {
   public static Nvim connect(RpcConnection rpc) throws IOException {
     ApiInfo info;
     try {
-      info = rpc.request("nvim_get_api_info", Encoders.none(), ApiInfo.DECODER)
+      info = requestApiInfo(rpc);
+    } catch (IOException e) {
+      rpc.close();
+      throw e;
+    }
+    return announced(new Nvim(rpc, info, info.extTypes()));
+  }
+
+  /**
+   * As {@link #connect(RpcConnection)} when the peer's handle types are known already (the
+   * plugin's Lua passes them to {@code serve}): no round trip before the first call, and no
+   * reading of the API metadata (tens of KB, a good part of a cold start). {@link #apiInfo()}
+   * asks for it when first needed.
+   */
+  public static Nvim connect(RpcConnection rpc, ExtTypes ext) {
+    return announced(new Nvim(rpc, null, ext));
+  }
+
+  private static Nvim announced(Nvim nvim) {
+    nvim.rpc.notify("nvim_set_client_info",
+        Encoders.args("nvimpam", Map.of(), "remote", Map.of(), Map.of()));
+    return nvim;
+  }
+
+  /** {@code nvim_get_api_info}, waiting up to 10 s. */
+  private static ApiInfo requestApiInfo(RpcConnection rpc) throws IOException {
+    try {
+      return rpc.request("nvim_get_api_info", Encoders.none(), ApiInfo.DECODER)
           .get(CONNECT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     } catch (ExecutionException e) {
-      rpc.close();
       throw new IOException("nvim_get_api_info on " + rpc.describe() + " failed: "
           + e.getCause().getMessage(), e.getCause());
     } catch (TimeoutException e) {
-      rpc.close();
       throw new IOException(rpc.describe() + " did not answer nvim_get_api_info within "
           + CONNECT_TIMEOUT_SECONDS + " s", e);
     } catch (InterruptedException e) {
-      rpc.close();
       Thread.currentThread().interrupt();
-      throw new IOException("interrupted while connecting to " + rpc.describe(), e);
+      throw new IOException("interrupted while asking " + rpc.describe() + " for its API", e);
     }
-    Nvim nvim = new Nvim(rpc, info);
-    rpc.notify("nvim_set_client_info",
-        Encoders.args("nvimpam", Map.of(), "remote", Map.of(), Map.of()));
-    return nvim;
   }
 
   BufferEvents bufferEvents() {
@@ -100,8 +121,25 @@ public final class Nvim implements AutoCloseable {
     return rpc;
   }
 
+  /**
+   * What {@code nvim_get_api_info} says. On a connection started from known ext types it is asked
+   * for at the first use (waiting up to 10 s), so never call this on the RPC reader thread.
+   *
+   * @throws UncheckedIOException when Neovim did not answer
+   */
   public ApiInfo apiInfo() {
-    return info;
+    ApiInfo i = info;
+    if (i != null) return i;
+    synchronized (this) {
+      if (info == null) {
+        try {
+          info = requestApiInfo(rpc);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
+      return info;
+    }
   }
 
   public <T> CompletableFuture<T> call(String method, Encoder params, Decoder<T> result) {

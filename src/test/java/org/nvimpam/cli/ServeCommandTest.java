@@ -4,12 +4,14 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.nvimpam.nvim.ExtTypes;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.testutil.EmbeddedNvim;
 
@@ -27,10 +29,11 @@ class ServeCommandTest {
     nvim.close();
   }
 
-  private long jobstart(String mainClass) throws Exception {
+  private long jobstart(String mainClass, String... serveArgs) throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> cmd = List.of(java, "-Xshare:auto", "-cp", System.getProperty("java.class.path"),
-        mainClass, "serve");
+    List<String> cmd = new ArrayList<>(List.of(java, "-Xshare:auto", "-cp", System.getProperty("java.class.path"),
+        mainClass, "serve"));
+    cmd.addAll(List.of(serveArgs));
     Object chan = nvim.callFunction("jobstart", nvim.args(cmd, Map.of("rpc", true)))
         .get(10, TimeUnit.SECONDS);
     assertTrue((Long) chan > 0, "jobstart: " + chan);
@@ -52,6 +55,25 @@ class ServeCommandTest {
     long chan = jobstart(Main.class.getName());
     assertEquals("ok", rpcrequest(chan, "poll"));
     assertEquals(List.of(0L), exitCodeAfterHangUp(chan));
+  }
+
+  @Test
+  void servesWithTheExtTypesLuaPasses() throws Exception {
+    long chan = jobstart(Main.class.getName(), "--ext-types=0,1,2");
+    assertEquals("ok", rpcrequest(chan, "poll"));
+    assertEquals(List.of(0L), exitCodeAfterHangUp(chan));
+  }
+
+  @Test
+  void extTypesAreThreeSmallCodes() {
+    assertEquals(new ExtTypes((byte) 0, (byte) 1, (byte) 2), ServeCommand.parseExtTypes("0,1,2"));
+    assertEquals(new ExtTypes((byte) 5, (byte) 7, (byte) 127), ServeCommand.parseExtTypes("5, 7,127"));
+    for (String bad : new String[] {"", "0,1", "0,1,2,3", "a,b,c", "0,1,128", "-1,0,1", "0,,2"}) {
+      assertNull(ServeCommand.parseExtTypes(bad), bad);
+    }
+    assertNotNull(ServeCommand.fromArgs(new String[] {"serve", "--ext-types=0,1,2"}));
+    assertNull(ServeCommand.fromArgs(new String[] {"serve", "--ext-types=0,1"}), "picocli says what is wrong");
+    assertEquals(2, Main.run("serve", "--ext-types=x"), "a usage error");
   }
 
   @Test

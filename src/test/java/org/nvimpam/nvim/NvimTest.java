@@ -15,9 +15,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.nvimpam.deck.Deck;
 import org.nvimpam.deck.Lines;
+import org.nvimpam.rpc.ChildProcessTransport;
 import org.nvimpam.rpc.ErrorType;
 import org.nvimpam.rpc.NvimErrorEvent;
 import org.nvimpam.rpc.NvimErrorException;
+import org.nvimpam.rpc.RpcConnection;
+import org.nvimpam.rpc.RpcLimits;
 import org.nvimpam.testutil.EmbeddedNvim;
 
 /** Round trips against a real headless Neovim. */
@@ -48,6 +51,23 @@ class NvimTest {
     assertTrue(info.atLeast(0, 7), info.version());
     assertTrue(info.channelId() > 0);
     assertEquals(ExtTypes.STANDARD, info.extTypes());
+  }
+
+  /** serve's connection: handle types from Lua, the API metadata only when something asks. */
+  @Test
+  void aConnectionFromKnownExtTypesAsksForTheApiInfoWhenFirstUsed() throws Exception {
+    RpcConnection rpc = RpcConnection.start(ChildProcessTransport.start(EmbeddedNvim.argv()), RpcLimits.defaults());
+    try (Nvim known = Nvim.connect(rpc, ExtTypes.STANDARD)) {
+      Buffer b = get(known.currentBuffer());
+      assertEquals(1, b.id(), "handles go both ways with the given codes");
+      get(known.execLua("vim.api.nvim_buf_set_lines(..., 0, -1, true, {'a'})", known.args(b)));
+      assertEquals("a", get(known.eval("getline(1)")), "a Buffer sent with the given code");
+      ApiInfo info = known.apiInfo();
+      assertTrue(info.channelId() > 0);
+      assertTrue(info.atLeast(0, 7), info.version());
+      assertSame(info, known.apiInfo(), "asked once");
+      assertEquals(nvim.apiInfo().version(), info.version());
+    }
   }
 
   @Test

@@ -19,6 +19,54 @@ local function checks_on(buf)
   return not (ok and (v == false or v == 0))
 end
 
+-- Neovim 0.12's vim.diagnostic.set reads every line of the buffer into Lua to place the extmarks
+-- that keep its positions across edits (nvim_buf_get_lines(buf, 0, -1, true)), even for one
+-- diagnostic: 0.2 s at 1M lines, 3 s and more at 10M, on Neovim's main loop. During our own set,
+-- that one call (from vim/diagnostic.lua, for this buffer, all lines) gets a view that reads only
+-- the lines it is asked for; every other call goes through as it is. Should a Neovim use the
+-- list in a way the view cannot serve, the set is made again the plain way, and the view stays
+-- off for the session.
+local view_works = true
+
+local function line_view(buf, get_lines)
+  local count = api.nvim_buf_line_count(buf)
+  local view = newproxy(true)
+  local mt = getmetatable(view)
+  mt.__len = function()
+    return count
+  end
+  mt.__index = function(_, i)
+    if type(i) == 'number' and i >= 1 and i <= count then
+      return get_lines(buf, i - 1, i, true)[1]
+    end
+  end
+  return view
+end
+
+--- vim.diagnostic.set(ns, buf, list), without reading the whole buffer where Neovim would.
+---@param ns integer
+---@param buf integer
+---@param list table[]
+function M.put(ns, buf, list)
+  buf = buf == 0 and api.nvim_get_current_buf() or buf
+  if not view_works then
+    return vim.diagnostic.set(ns, buf, list)
+  end
+  local get_lines = api.nvim_buf_get_lines
+  api.nvim_buf_get_lines = function(b, s, e, strict, ...)
+    if b == buf and s == 0 and e == -1 and strict and (debug.getinfo(2, 'S').source or ''):match('vim/diagnostic%.lua$') then
+      return line_view(buf, get_lines)
+    end
+    return get_lines(b, s, e, strict, ...)
+  end
+  local ok = pcall(vim.diagnostic.set, ns, buf, list)
+  api.nvim_buf_get_lines = get_lines
+  if not ok then
+    view_works = false
+    vim.diagnostic.set(ns, buf, list)
+  end
+end
+
 --- The summary shown when a deck has more problems than are shown.
 ---@param total integer
 ---@param shown integer
@@ -79,7 +127,7 @@ function M.set(buf, changedtick, items, total)
   end
   local list, n
   list, n, total = M.entries(buf, items, total, 'nvimpam', M.summary)
-  vim.diagnostic.set(M.ns, buf, list)
+  M.put(M.ns, buf, list)
   M.last[buf] = { changedtick = changedtick, shown = n, total = total }
 end
 

@@ -41,10 +41,11 @@ function M.set(buf, items, total)
     return
   end
   local list, n
-  list, n, total = require('nvimpam.diagnostics').entries(buf, items, total, 'nvimpam.refs', function(t, shown)
+  local diagnostics = require('nvimpam.diagnostics')
+  list, n, total = diagnostics.entries(buf, items, total, 'nvimpam.refs', function(t, shown)
     return string.format('nvimpam: %d cross-reference problems, the first %d shown', t, shown)
   end)
-  vim.diagnostic.set(M.ns, buf, list)
+  diagnostics.put(M.ns, buf, list)
   M.last[buf] = { shown = n, total = total }
 end
 

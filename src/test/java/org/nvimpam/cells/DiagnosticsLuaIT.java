@@ -102,4 +102,64 @@ class DiagnosticsLuaIT extends PluginTestBase {
     assertEquals("nvimpam: 0 field problems", lua("return vim.fn.getqflist({ title = 1 }).title"));
     assertEquals(true, lua("return _G.notes[1][1]:match('^nvimpam: no field problems in ') ~= nil"));
   }
+  // put(): vim.diagnostic.set without the whole-buffer read of Neovim 0.12 (see diagnostics.lua).
+
+  /** 300 NODE lines, and diagnostics at the edges: past the end, past a line's end, over two lines. */
+  private void openLong() throws IOException {
+    setup("auto_attach = false");
+    StringBuilder deck = new StringBuilder();
+    for (int i = 1; i <= 300; i++) deck.append(String.format("NODE  / %8d%16s%16s%16s%n", i, "1.0", "2.0", "3.0"));
+    EmbeddedNvim.edit(nvim, deck.toString().getBytes(), dir);
+  }
+
+  private static final String LIST = "local l = {} for i = 0, 299, 7 do l[#l + 1] = { lnum = i, col = (i % 5) * 16, "
+      + "end_col = (i % 5) * 16 + 8, severity = 1, message = 'm' .. i } end "
+      + "l[#l + 1] = { lnum = 400, col = 0, end_col = 4, severity = 1, message = 'past the end' } "
+      + "l[#l + 1] = { lnum = 5, col = 200, end_col = 300, severity = 2, message = 'past the line' } "
+      + "l[#l + 1] = { lnum = 9, end_lnum = 10, col = 60, end_col = 0, severity = 2, message = 'to the next line' } ";
+
+  private static final String DUMP = "local function dump(ns) local out = {} for _, d in ipairs(vim.diagnostic.get(0, { namespace = ns })) do "
+      + "out[#out + 1] = string.format('%d:%d-%d:%d %s', d.lnum, d.col, d.end_lnum, d.end_col, d.message) end "
+      + "table.sort(out) return out end ";
+
+  @Test
+  void putShowsWhatVimDiagnosticSetShowsAlsoAfterAnEdit() throws IOException {
+    openLong();
+    Object both = lua(LIST + DUMP + "local a, b = vim.api.nvim_create_namespace('plain'), vim.api.nvim_create_namespace('put') "
+        + "vim.diagnostic.set(a, 0, vim.deepcopy(l)) require('nvimpam.diagnostics').put(b, 0, vim.deepcopy(l)) "
+        + "local before = { dump(a), dump(b) } "
+        + "vim.api.nvim_buf_set_lines(0, 3, 3, true, { 'NODE  /        0', 'NODE  /        0' }) "
+        + "return { before, { dump(a), dump(b) } }");
+    List<?> r = (List<?>) both;
+    List<?> before = (List<?>) r.get(0);
+    List<?> after = (List<?>) r.get(1);
+    assertEquals(46, ((List<?>) before.get(0)).size());
+    assertEquals(before.get(0), before.get(1), "the same diagnostics, clamped the same way");
+    assertEquals(after.get(0), after.get(1), "and the same after lines were inserted above some");
+  }
+
+  @Test
+  void putNeverReadsTheWholeBuffer() throws IOException {
+    openLong();
+    Object wholeReads = lua(LIST + "local get, n = vim.api.nvim_buf_get_lines, 0 "
+        + "vim.api.nvim_buf_get_lines = function(b, s, e, ...) if s == 0 and e == -1 then n = n + 1 end return get(b, s, e, ...) end "
+        + "local ok, err = pcall(require('nvimpam.diagnostics').put, vim.api.nvim_create_namespace('put'), 0, l) "
+        + "vim.api.nvim_buf_get_lines = get assert(ok, err) return n");
+    assertEquals(0L, wholeReads);
+    assertEquals(46L, lua("return #vim.diagnostic.get(0)"));
+  }
+
+  @Test
+  void aNeovimThatUsesTheLinesOtherwiseGetsThePlainSet() throws IOException {
+    openLong();
+    // A stand-in for a vim.diagnostic.set that walks the lines it read (which the view cannot serve).
+    Object shown = lua(LIST + "local real = vim.diagnostic.set "
+        + "local walk = load('return function(buf) local n = 0 for _ in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, true)) do n = n + 1 end return n end', '@/rt/lua/vim/diagnostic.lua')() "
+        + "vim.diagnostic.set = function(ns, buf, list, opts) walk(buf) return real(ns, buf, list, opts) end "
+        + "local d = require('nvimpam.diagnostics') "
+        + "local ok, err = pcall(d.put, vim.api.nvim_create_namespace('put'), 0, l) "
+        + "local ok2, err2 = pcall(d.put, vim.api.nvim_create_namespace('put2'), 0, l) "
+        + "vim.diagnostic.set = real assert(ok, err) assert(ok2, err2) return #vim.diagnostic.get(0)");
+    assertEquals(92L, shown, "both sets went through");
+  }
 }

@@ -120,16 +120,34 @@ function M.active(buf)
   return on and pam[buf] == true and not broken and not is_false(buf_var(buf, 'nvimpam_cells'))
 end
 
-local function load_table()
-  local ok, e = pcall(layout.get)
-  if not ok then
-    broken = tostring(e)
-    vim.schedule(function()
-      vim.notify('nvimpam: cells are off, the card-layout table does not load: ' .. broken, vim.log.levels.ERROR,
-        { title = 'nvimpam' })
+local loading = false
+
+-- Whether the card-layout table is loaded. If not, loads it in slices (its 30 ms parse would hold
+-- up a redraw) and redraws the pamcrash buffers once it is there; they show without cells until
+-- then.
+local function table_ready()
+  if layout.loaded() then
+    return true
+  end
+  if not loading and not broken then
+    loading = true
+    layout.load_soon(function(ok, e)
+      loading = false
+      if not ok then
+        broken = tostring(e)
+        vim.notify('nvimpam: cells are off, the card-layout table does not load: ' .. broken, vim.log.levels.ERROR,
+          { title = 'nvimpam' })
+        return
+      end
+      for _, win in ipairs(api.nvim_list_wins()) do
+        local buf = api.nvim_win_get_buf(win)
+        if pam[buf] then
+          compat.redraw_lines(buf, 0, api.nvim_buf_line_count(buf))
+        end
+      end
     end)
   end
-  return ok
+  return false
 end
 
 -- Drawing --------------------------------------------------------------------------------------
@@ -157,7 +175,7 @@ local function on_win(_, win, buf, top, bot)
   bot = min(bot + 1, count, top + LIMIT)
   local cells_on = M.active(buf)
   if cells_on and not layout_loaded then
-    layout_loaded = load_table()
+    layout_loaded = table_ready()
     cells_on = layout_loaded
   end
   local s = wins[win]
@@ -386,6 +404,9 @@ end
 function M.track(buf, yes)
   pam[buf] = yes or nil
   versions[buf] = nil
+  if yes and on then
+    table_ready() -- starts loading it before the first redraw needs it
+  end
   if yes and not watched[buf] then
     -- A line's row depends on the lines above it: after an edit, every line below it may show
     -- other cells, but Neovim redraws only the changed lines and scrolls the rest.
@@ -475,7 +496,7 @@ end
 
 --- Forgets the table and every classification (after layout.use(), in tests).
 function M.reload()
-  broken, layout_loaded, wins = nil, false, {}
+  broken, layout_loaded, loading, wins = nil, false, false, {}
   versions = {}
 end
 

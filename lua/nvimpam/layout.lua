@@ -53,6 +53,24 @@ local function trim(s)
   return (s:gsub('^%s+', ''):gsub('%s+$', ''))
 end
 
+local uv = vim.uv or vim.loop
+
+-- A parse run by load_soon(): on the main loop, in slices, so that no redraw waits for the whole
+-- table (5000 lines: about 30 ms of Lua). { co = its coroutine, dir, deadline (hrtime) of the
+-- slice, done = callbacks }.
+local slicing = nil
+
+--- How long one slice of load_soon() may run, in ns (tests make it tiny).
+M.slice_ns = 4e6
+
+-- Between two lines of the table: ends the slice of a parse run by load_soon() when it is over.
+local function pause()
+  local s = slicing
+  if s and s.co == coroutine.running() and uv.hrtime() > s.deadline then
+    coroutine.yield()
+  end
+end
+
 -- A parse of one directory: raises "file:line: what" at the first malformed line.
 local function parse(dir)
   local entries, fragments = {}, {}
@@ -353,6 +371,7 @@ local function parse(dir)
     for line in fh:lines() do
       cur_line = cur_line + 1
       each(line)
+      pause()
     end
     fh:close()
     return true
@@ -478,15 +497,86 @@ end
 function M.use(dir)
   dir_in_use = dir
   loaded = nil
+  local s = slicing
+  slicing = nil
+  if s then
+    for _, cb in ipairs(s.done) do
+      vim.schedule(function()
+        cb(false, 'the table was switched while it loaded')
+      end)
+    end
+  end
 end
 
---- The table, parsed on first use and kept. Raises as load() does.
+-- Runs the sliced parse until its slice ends (`deadline`, hrtime) or it is done; when done, keeps
+-- the table and schedules the callbacks. Returns false while it is not done, else ok and the
+-- error.
+local function run_slice(deadline)
+  local s = slicing
+  s.deadline = deadline
+  local ok, res = coroutine.resume(s.co)
+  if coroutine.status(s.co) ~= 'dead' then
+    return false
+  end
+  slicing = nil
+  if ok then
+    loaded = res
+  end
+  for _, cb in ipairs(s.done) do
+    vim.schedule(function()
+      cb(ok, not ok and res or nil)
+    end)
+  end
+  return true, ok, res
+end
+
+--- The table, parsed on first use and kept (a parse load_soon() started is finished now). Raises
+--- as load() does.
 ---@return table layout
 function M.get()
+  if not loaded and slicing then
+    local _, ok, err = run_slice(math.huge)
+    if not ok then
+      error(err, 0)
+    end
+  end
   if not loaded then
     loaded = parse(dir_in_use or default_dir())
   end
   return loaded
+end
+
+--- Whether the table is loaded (get() returns at once).
+---@return boolean
+function M.loaded()
+  return loaded ~= nil
+end
+
+--- Loads the table without holding up Neovim: parses it on the main loop in slices of a few ms
+--- and then calls `done(true)`, or `done(false, err)` for a malformed table; at once when it is
+--- loaded already.
+---@param done fun(ok: boolean, err: string?)
+function M.load_soon(done)
+  if loaded then
+    return done(true)
+  end
+  if slicing then
+    table.insert(slicing.done, done)
+    return
+  end
+  local dir = dir_in_use or default_dir()
+  slicing = { co = coroutine.create(function()
+    return parse(dir)
+  end), done = { done } }
+  local s = slicing
+  -- Each slice from a timer, not vim.schedule(): scheduled callbacks run back to back, and the
+  -- loop would not read input or other clients' requests in between.
+  local function step()
+    if slicing == s and not run_slice(uv.hrtime() + M.slice_ns) then
+      vim.defer_fn(step, 0)
+    end
+  end
+  vim.defer_fn(step, 0)
 end
 
 --- The keys of the table, in table order (INDEX order, then file order).

@@ -271,6 +271,21 @@ class CellsScreenIT extends PluginTestBase {
   }
 
   @Test
+  void cellsAppearOnceTheTableHasLoadedWithNoRedrawAsked() throws IOException {
+    setup("auto_attach = false");
+    lua("require('nvimpam.layout').use(nil) require('nvimpam.cells').reload()"); // the table not loaded yet
+    screen = Screen.attach(nvim, W, H);
+    screen.nameGroups(GROUPS);
+    EmbeddedNvim.edit(nvim, (String.join("\n", DECK) + "\n").getBytes(StandardCharsets.UTF_8), dir);
+    lua("vim.wo.signcolumn = 'no' vim.wo.foldenable = false");
+    Win w = currentWin();
+    // Until then, only comments and header words show (which need no table).
+    screen.expect(x -> cells(x, w, DECK, 3).equals(NODE_CELLS), "the NODE line's cells");
+    assertEquals(true, lua("return require('nvimpam.layout').loaded()"));
+    assertNoErrors();
+  }
+
+  @Test
   void theControlSectionHasNoCells() throws IOException {
     Screen.Snapshot s = open("", DECK);
     assertCells(s, currentWin(), 1, "");

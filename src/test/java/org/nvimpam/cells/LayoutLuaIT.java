@@ -194,4 +194,52 @@ class LayoutLuaIT extends SharedNvimTestBase {
     assertEquals(true, lua("local l = require('nvimpam.layout') l.use(...) local a = l.get() "
         + "local same = a == l.get() l.use(nil) return same", CellsLua.testTable()));
   }
+
+  // load_soon(): the table parsed on the main loop in slices, so that no redraw waits for all of it.
+
+  /** Loads the bundled table with load_soon() in slices of {@code sliceNs}; what happened. */
+  private static List<?> loadSoon(String sliceNs, String meanwhile) {
+    return (List<?>) lua("local L = require('nvimpam.layout') L.use(nil) L.slice_ns = " + sliceNs + " "
+        + "local turns, done = 0, nil "
+        + "local timer = (vim.uv or vim.loop).new_timer() timer:start(0, 1, function() turns = turns + 1 end) "
+        + "L.load_soon(function(ok, err) done = { ok, err or '' } end) "
+        + "local at_once = L.loaded() " + meanwhile + " "
+        + "local ok = vim.wait(10000, function() return done ~= nil end, 1) "
+        + "timer:stop() timer:close() L.slice_ns = 4e6 "
+        + "return { at_once, ok and done[1], ok and done[2], turns, #L.get().entries }");
+  }
+
+  @Test
+  void loadSoonYieldsToTheLoopBetweenSlicesAndThenCallsBack() {
+    List<?> r = loadSoon("0", "");
+    assertEquals(false, r.get(0), "nothing is parsed before load_soon returns");
+    assertEquals(true, r.get(1), "done(true)");
+    assertTrue(((Number) r.get(3)).longValue() > 10, "the loop ran between slices: " + r.get(3) + " timer turns");
+    assertTrue(((Number) r.get(4)).longValue() > 300, "the whole table: " + r.get(4));
+  }
+
+  @Test
+  void getFinishesALoadInSlicesAtOnce() {
+    List<?> r = loadSoon("0", "local n = #L.get().entries assert(L.loaded() and n > 300, 'get() has it all')");
+    assertEquals(true, r.get(1), "the callback still says done(true)");
+  }
+
+  @Test
+  void aMalformedTableLoadedInSlicesCallsBackWithTheError() throws IOException {
+    Path d = table("card PART Part 2011 | Part\nrow\n  x-8 kw PART | Keyword\n");
+    Object r = lua("local L = require('nvimpam.layout') L.use(...) local done "
+        + "L.load_soon(function(ok, err) done = { ok, err } end) vim.wait(10000, function() return done ~= nil end, 1) "
+        + "L.use(nil) return done", d.toString());
+    List<?> done = (List<?>) r;
+    assertEquals(false, done.get(0));
+    assertTrue(String.valueOf(done.get(1)).contains("a.cards:3:"), String.valueOf(done.get(1)));
+  }
+
+  @Test
+  void switchingTablesWhileOneLoadsCallsBackWithoutIt() {
+    Object r = lua("local L = require('nvimpam.layout') L.use(nil) local done "
+        + "L.load_soon(function(ok, err) done = { ok, err } end) L.use(nil) "
+        + "vim.wait(10000, function() return done ~= nil end, 1) return { done[1], done[2], L.loaded() }");
+    assertEquals(List.of(false, "the table was switched while it loaded", false), r);
+  }
 }

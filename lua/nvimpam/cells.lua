@@ -404,9 +404,6 @@ end
 function M.track(buf, yes)
   pam[buf] = yes or nil
   versions[buf] = nil
-  if yes and on then
-    table_ready() -- starts loading it before the first redraw needs it
-  end
   if yes and not watched[buf] then
     -- A line's row depends on the lines above it: after an edit, every line below it may show
     -- other cells, but Neovim redraws only the changed lines and scrolls the rest.

@@ -164,6 +164,7 @@ public final class Deck implements LineSource {
       live[slot] += (int) b;
       liveBytes += b;
     }
+    c.appended();
   }
 
   /**

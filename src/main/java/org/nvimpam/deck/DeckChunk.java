@@ -13,9 +13,21 @@ public final class DeckChunk {
   final int[] lens;
   final int count;
   final long bytes;
+  private final Spares spares; // where offs and lens go once a deck has copied them; null: nowhere
+
+  /** Takes back the line arrays of chunks a deck has copied into its index, for the next chunks. */
+  interface Spares {
+    void giveBack(int[] offs, int[] lens);
+  }
 
   DeckChunk(byte[][] segments, int[] segmentFirstLine, int[] segmentEnd, int[] offs, int[] lens,
       int count, long bytes) {
+    this(segments, segmentFirstLine, segmentEnd, offs, lens, count, bytes, null);
+  }
+
+  DeckChunk(byte[][] segments, int[] segmentFirstLine, int[] segmentEnd, int[] offs, int[] lens,
+      int count, long bytes, Spares spares) {
+    this.spares = spares;
     this.segments = segments;
     this.segmentFirstLine = segmentFirstLine;
     this.segmentEnd = segmentEnd;
@@ -27,6 +39,11 @@ public final class DeckChunk {
 
   public int count() {
     return count;
+  }
+
+  /** Called by the deck this chunk was appended to: its line arrays are copied, and free. */
+  void appended() {
+    if (spares != null) spares.giveBack(offs, lens);
   }
 
   /** Bytes of all lines, terminators excluded. */

@@ -1,6 +1,7 @@
 package org.nvimpam.fold;
 
 import org.nvimpam.deck.Deck;
+import org.nvimpam.deck.DeckChunk;
 import org.nvimpam.deck.Keywords;
 import org.nvimpam.deck.Lines;
 
@@ -43,8 +44,22 @@ public final class FoldEngine {
    */
   public FoldSet apply(int first, int last, Lines replacement) {
     deck.replace(first, last, replacement);
+    return update(first, last, replacement.count());
+  }
+
+  /**
+   * Appends the lines of {@code c} (a file's next lines, as it is read) and updates the folds:
+   * {@link #apply} of an insertion at the end, without copying the lines.
+   */
+  public FoldSet append(DeckChunk c) {
+    int first = deck.lineCount();
+    deck.append(c);
+    return update(first, first, c.count());
+  }
+
+  /** The folds after old lines {@code [first, last)} became {@code k} lines, already in the deck. */
+  private FoldSet update(int first, int last, int k) {
     FoldSet old = folds;
-    int k = replacement.count();
     int delta = k - (last - first);
 
     FoldParser parser = new FoldParser(deck, options, names, 16);

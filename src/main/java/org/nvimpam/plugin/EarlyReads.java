@@ -10,6 +10,7 @@ import org.nvimpam.deck.Deck;
 import org.nvimpam.deck.DeckFile;
 import org.nvimpam.fold.FoldEngine;
 import org.nvimpam.fold.FoldOptions;
+import org.nvimpam.fold.FoldingRead;
 import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.BufferLoad;
 import org.nvimpam.nvim.FileStamp;
@@ -28,6 +29,17 @@ public final class EarlyReads {
 
   private final Map<Long, Read> reads = new ConcurrentHashMap<>();
   private static final Object ONE_AT_A_TIME = new Object(); // two decks opened at once are read in turn
+  // From here (four segments), a second thread folds the file while it is read; a smaller one is
+  // read before a cold JVM could start that thread.
+  private static final long FOLD_WHILE_READING = 16L << 20;
+
+  /** The default fold options, when no host asks for its own. */
+  private static final class DefaultOptions implements Supplier<FoldOptions> {
+    @Override
+    public FoldOptions get() {
+      return Settings.DEFAULTS.foldOptions();
+    }
+  }
   private volatile Supplier<FoldOptions> options; // the host's once it runs; null: the defaults
 
   /** What one early read found: a deck folded by its own engine, or why there is none. */
@@ -134,7 +146,15 @@ public final class EarlyReads {
     long t0 = System.nanoTime();
     try {
       FileStamp before = FileStamp.of(p);
-      Deck deck = DeckFile.read(p, DeckFile.estimateLines(p, before.size()), before.size());
+      int lines = DeckFile.estimateLines(p, before.size());
+      if (before.size() >= FOLD_WHILE_READING) { // the fold parse runs alongside the read
+        FoldingRead.Result r = FoldingRead.read(p, before.size(), lines, o != null ? o : new DefaultOptions());
+        long t1 = System.nanoTime();
+        StartTrace.mark("early read: read and folded");
+        if (!FileStamp.of(p).sameAs(before)) return failed("the file changed while it was read");
+        return new Result(r.deck(), r.engine(), r.options(), before, (t1 - t0) / 1e6, 0, null);
+      }
+      Deck deck = DeckFile.read(p, lines, before.size());
       FileStamp after = FileStamp.of(p);
       if (!after.sameAs(before)) return failed("the file changed while it was read");
       long t1 = System.nanoTime();

@@ -104,6 +104,22 @@ class EarlyReadIT extends PluginTestBase {
     assertFoldsAreTheBuffers(b);
   }
 
+  /** Over 16 MiB: a second thread folds the file while it is read. */
+  @Test
+  void aBigDeckIsFoldedWhileItIsRead() throws Exception {
+    startPlugin();
+    byte[] one = example();
+    java.io.ByteArrayOutputStream big = new java.io.ByteArrayOutputStream();
+    while (big.size() < (17 << 20)) big.write(one);
+    Path f = deckFile(big.toByteArray());
+    Buffer b = open("edit " + f);
+    assertTrue(source(b).startsWith("disk, read early"), source(b));
+    assertFoldsAreTheBuffers(b);
+    nvim.command("12345delete").join();
+    awaitFolds();
+    assertFoldsAreTheBuffers(b);
+  }
+
   @Test
   void aReloadReadsEarlyAgain() throws Exception {
     startPlugin();

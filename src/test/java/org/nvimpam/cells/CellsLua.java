@@ -18,9 +18,13 @@ final class CellsLua {
     return nvim.execLua(code, nvim.args(args)).join();
   }
 
-  /** Points layout.lua (and so rows, fields, cells and the hint) at the test table. */
+  /**
+   * Points layout.lua (and so rows, fields, cells and the hint) at the test table, loaded now: the
+   * first redraw shows cells (a table the cells load themselves comes a few slices later).
+   */
   static void useTestTable(Nvim nvim) {
-    lua(nvim, "require('nvimpam.layout').use(...) require('nvimpam.cells').reload()", testTable());
+    lua(nvim, "require('nvimpam.layout').use(...) require('nvimpam.layout').get() require('nvimpam.cells').reload()",
+        testTable());
   }
 
   /** A line of exactly {@code width} bytes: {@code text} padded with blanks. */

@@ -21,11 +21,11 @@ end
 
 -- Neovim 0.12's vim.diagnostic.set reads every line of the buffer into Lua to place the extmarks
 -- that keep its positions across edits (nvim_buf_get_lines(buf, 0, -1, true)), even for one
--- diagnostic: 0.2 s at 1M lines, 3 s and more at 10M, on Neovim's main loop. During our own set,
--- that one call (from vim/diagnostic.lua, for this buffer, all lines) gets a view that reads only
--- the lines it is asked for; every other call goes through as it is. Should a Neovim use the
--- list in a way the view cannot serve, the set is made again the plain way, and the view stays
--- off for the session.
+-- diagnostic: 0.36 s at 1M lines and 3 to 8 s at 10M (0.12.4), on Neovim's main loop. During our
+-- own set, that one call (from vim/diagnostic.lua, for this buffer, all lines) gets a view that
+-- reads only the lines it is asked for; every other call goes through as it is. Should a Neovim
+-- use the list in a way the view cannot serve, the set is made again the plain way, and the view
+-- stays off for the session.
 local view_works = true
 
 local function line_view(buf, get_lines)
@@ -59,10 +59,12 @@ function M.put(ns, buf, list)
     end
     return get_lines(b, s, e, strict, ...)
   end
-  local ok = pcall(vim.diagnostic.set, ns, buf, list)
+  local ok, err = pcall(vim.diagnostic.set, ns, buf, list)
   api.nvim_buf_get_lines = get_lines
   if not ok then
     view_works = false
+    vim.notify_once('nvimpam: diagnostics are set the plain way from now on (' .. tostring(err) .. ')',
+      vim.log.levels.DEBUG, { title = 'nvimpam' })
     vim.diagnostic.set(ns, buf, list)
   end
 end

@@ -56,8 +56,8 @@ end
 local uv = vim.uv or vim.loop
 
 -- A parse run by load_soon(): on the main loop, in slices, so that no redraw waits for the whole
--- table (5000 lines: about 30 ms of Lua). { co = its coroutine, dir, deadline (hrtime) of the
--- slice, done = callbacks }.
+-- table (5000 lines: about 30 ms of Lua). { co = its coroutine, deadline = when the slice ends
+-- (hrtime), done = the callbacks }.
 local slicing = nil
 
 --- How long one slice of load_soon() may run, in ns (tests make it tiny).
@@ -509,8 +509,8 @@ function M.use(dir)
 end
 
 -- Runs the sliced parse until its slice ends (`deadline`, hrtime) or it is done; when done, keeps
--- the table and schedules the callbacks. Returns false while it is not done, else ok and the
--- error.
+-- the table and schedules the callbacks. Returns false while it is not done; else true, whether
+-- the parse succeeded, and the table or the error.
 local function run_slice(deadline)
   local s = slicing
   s.deadline = deadline

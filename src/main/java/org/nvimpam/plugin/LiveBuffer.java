@@ -27,7 +27,8 @@ import org.nvimpam.strategy.FoldStrategyException;
  * edge).
  *
  * <p>Threads and the one lock: events and the load's result arrive on the RPC dispatcher thread,
- * refreshes run on the scheduler. Every field below is guarded by this object's monitor, which is
+ * refreshes run on the scheduler, the checks and the id index after them on the host's background
+ * thread. Every field below is guarded by this object's monitor, which is
  * never held while calling out (pushing folds, Neovim, the host's callbacks), so it is always the
  * last lock taken.
  */
@@ -69,6 +70,13 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
 
     /** Returns once every buffer event Neovim sent so far has been handled (a bounded wait). */
     void awaitEvents();
+
+    /**
+     * Runs {@code work} (the checks and the id index after a refresh) on a thread of its own, in
+     * order: on the refresh thread, a whole-deck check or index build held up the next refold (at
+     * 10M lines, the first edit after opening waited seconds).
+     */
+    void background(Runnable work);
 
     void detached(LiveBuffer buffer);
 
@@ -393,13 +401,18 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
     try {
       Refresh r = refresh(false);
       if (r.outcome() == Outcome.PUSHED && firstPush.complete(r.summary())) StartTrace.mark("pushed");
-      if (r.outcome() == Outcome.PUSHED || r.outcome() == Outcome.UNCHANGED) publishChecks();
-      if (r.outcome() == Outcome.PUSHED || r.outcome() == Outcome.UNCHANGED) publishIds();
+      if (r.outcome() == Outcome.PUSHED || r.outcome() == Outcome.UNCHANGED) host.background(this::publishAfterRefresh);
     } catch (RuntimeException e) {
       LOG.fine("live refresh failed", e);
       firstPush.completeExceptionally(e);
       errors.accept(e);
     }
+  }
+
+  /** What a refresh that pushed (or found nothing to push) leads to, off the refresh thread. */
+  private void publishAfterRefresh() {
+    publishChecks();
+    publishIds();
   }
 
   /**

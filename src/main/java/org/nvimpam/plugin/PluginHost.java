@@ -58,6 +58,12 @@ public final class PluginHost {
     t.setDaemon(true);
     return t;
   });
+  // The field checks and the id index of live buffers, after their refreshes: never in a refold's way.
+  private final ExecutorService background = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "nvimpam-checks");
+    t.setDaemon(true);
+    return t;
+  });
 
   private final EarlyReads early; // decks read from disk while Neovim reads them
 
@@ -120,6 +126,7 @@ public final class PluginHost {
     rpc.closed().whenComplete((ok, e) -> {
       host.scheduler.shutdownNow();
       host.calls.shutdownNow();
+      host.background.shutdownNow();
     });
     return host;
   }
@@ -239,7 +246,7 @@ public final class PluginHost {
       throw new IllegalArgumentException("setup takes one table of options");
     }
     settings.getAndUpdate(current -> current.merge(m)); // one atomic update: none is lost
-    for (LiveBuffer lb : live.values()) scheduler.execute(lb::publishChecks); // checks or their cap may have changed
+    for (LiveBuffer lb : live.values()) background.execute(lb::publishChecks); // checks or their cap may have changed
     long pid = ProcessHandle.current().pid();
     String version = Version.current();
     return out -> {
@@ -553,6 +560,15 @@ public final class PluginHost {
       @Override
       public int inheritedVersion(LiveBuffer lb) {
         return PluginHost.this.inheritedVersion(lb);
+      }
+
+      @Override
+      public void background(Runnable work) {
+        try {
+          background.execute(work);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+          LOG.fine("no checks after the connection closed", closing); // nobody would see them
+        }
       }
 
       @Override

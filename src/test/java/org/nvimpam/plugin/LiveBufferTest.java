@@ -85,6 +85,11 @@ class LiveBufferTest {
     public void awaitEvents() {} // events reach this test's buffer synchronously
 
     @Override
+    public void background(Runnable work) {
+      work.run(); // at once, in order, as the host's one thread runs it
+    }
+
+    @Override
     public void detached(LiveBuffer buffer) {}
 
     @Override

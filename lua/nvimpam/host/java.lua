@@ -38,6 +38,20 @@ end
 
 local version_cache = {}
 
+-- A value kept in stdpath('cache')/`name` for `key` (what it was found for): the value, or nil
+-- when the file holds none for that key.
+local function cached(name, key)
+  local ok, lines = pcall(vim.fn.readfile, vim.fn.stdpath('cache') .. '/' .. name)
+  if ok and lines[1] == key then
+    return lines[2]
+  end
+end
+
+local function cache(name, key, value)
+  vim.fn.mkdir(vim.fn.stdpath('cache'), 'p')
+  pcall(vim.fn.writefile, { key, value }, vim.fn.stdpath('cache') .. '/' .. name)
+end
+
 -- Where the version of `java` is found without running it: the executable, its cache key, and the
 -- version when known (this session, or a file in stdpath('cache')); or nil and why not.
 local function known_version(java)
@@ -48,10 +62,7 @@ local function known_version(java)
   local stat = uv.fs_stat(vim.fn.resolve(exe))
   local key = exe .. ':' .. (stat and stat.mtime.sec or 0)
   if not version_cache[key] then
-    local ok, lines = pcall(vim.fn.readfile, vim.fn.stdpath('cache') .. '/nvimpam-java-version')
-    if ok and lines[1] == key and tonumber(lines[2]) then
-      version_cache[key] = tonumber(lines[2])
-    end
+    version_cache[key] = tonumber(cached('nvimpam-java-version', key))
   end
   return { exe = exe, key = key, major = version_cache[key] }
 end
@@ -67,8 +78,7 @@ local function parse_version(v, out)
     return nil, 'could not read the version of ' .. v.exe .. ': ' .. out
   end
   version_cache[v.key] = major
-  vim.fn.mkdir(vim.fn.stdpath('cache'), 'p')
-  pcall(vim.fn.writefile, { v.key, tostring(major) }, vim.fn.stdpath('cache') .. '/nvimpam-java-version')
+  cache('nvimpam-java-version', v.key, tostring(major))
   return major
 end
 
@@ -160,15 +170,13 @@ local function ext_types_arg()
     local v = vim.version()
     local key = string.format('%s:%d.%d.%d-%d%s', vim.v.progpath, v.major, v.minor, v.patch, v.api_level,
       v.prerelease and '-dev' or '')
-    local file = vim.fn.stdpath('cache') .. '/nvimpam-ext-types'
-    local ok, lines = pcall(vim.fn.readfile, file)
-    if ok and lines[1] == key and (lines[2] or ''):match('^%d+,%d+,%d+$') then
-      ext_types = lines[2]
+    local known = cached('nvimpam-ext-types', key)
+    if known and known:match('^%d+,%d+,%d+$') then
+      ext_types = known
     else
       local t = vim.fn.api_info().types
       ext_types = string.format('%d,%d,%d', t.Buffer.id, t.Window.id, t.Tabpage.id)
-      vim.fn.mkdir(vim.fn.stdpath('cache'), 'p')
-      pcall(vim.fn.writefile, { key, ext_types }, file)
+      cache('nvimpam-ext-types', key, ext_types)
     end
   end
   return '--ext-types=' .. ext_types

@@ -19,8 +19,8 @@ import org.nvimpam.deck.DeckFile;
  * falls behind; the reader never waits on a fold thread that failed.
  */
 public final class FoldingRead {
-  /** The deck read, its folds, and the options they were made with. */
-  public record Result(Deck deck, FoldEngine engine, FoldOptions options) {}
+  /** The deck read, and the engine holding its folds. */
+  public record Result(Deck deck, FoldEngine engine) {}
 
   private static final Object END = new Object();
   private static final long FOLD_WAIT_SECONDS = 120;
@@ -30,7 +30,6 @@ public final class FoldingRead {
   private final Supplier<FoldOptions> optionsSource;
   private final Thread folder;
   private volatile FoldEngine engine;
-  private volatile FoldOptions options;
   private volatile Throwable failure;
 
   private FoldingRead(int expectedLines, Supplier<FoldOptions> options) {
@@ -88,7 +87,7 @@ public final class FoldingRead {
     }
     if (folder.isAlive()) throw new IOException("folding the deck took longer than " + FOLD_WAIT_SECONDS + " s");
     if (failure != null) throw failed();
-    return new Result(deck, engine, options);
+    return new Result(deck, engine);
   }
 
   /** The fold thread's failure, as the reader reports it: thrown here when unchecked. */
@@ -109,7 +108,6 @@ public final class FoldingRead {
         e.append((DeckChunk) item);
         item = queue.take();
       }
-      options = e.options();
       engine = e;
     } catch (InterruptedException e) {
       // the read failed and stopped us; it reports why

@@ -40,6 +40,7 @@ public final class EarlyReads {
       return Settings.DEFAULTS.foldOptions();
     }
   }
+
   private volatile Supplier<FoldOptions> options; // the host's once it runs; null: the defaults
 
   /** What one early read found: a deck folded by its own engine, or why there is none. */
@@ -140,30 +141,40 @@ public final class EarlyReads {
     return reads.remove(buf);
   }
 
-  /** Reads and folds {@code p}; the options are asked for after the read (the defaults cost a contract's parse). */
+  /**
+   * Reads and folds {@code p}: a big file is folded while it is read, a small one after the read,
+   * and only then are the options asked for (the defaults cost a contract's parse).
+   */
   private static Result read(Path p, Supplier<FoldOptions> o) {
     StartTrace.mark("early read");
     long t0 = System.nanoTime();
     try {
+      Supplier<FoldOptions> source = o != null ? o : new DefaultOptions();
       FileStamp before = FileStamp.of(p);
       int lines = DeckFile.estimateLines(p, before.size());
-      if (before.size() >= FOLD_WHILE_READING) { // the fold parse runs alongside the read
-        FoldingRead.Result r = FoldingRead.read(p, before.size(), lines, o != null ? o : new DefaultOptions());
-        long t1 = System.nanoTime();
+      Deck deck;
+      FoldEngine engine;
+      double readMs;
+      double parseMs;
+      if (before.size() >= FOLD_WHILE_READING) {
+        FoldingRead.Result r = FoldingRead.read(p, before.size(), lines, source);
+        deck = r.deck();
+        engine = r.engine();
+        readMs = (System.nanoTime() - t0) / 1e6;
+        parseMs = 0; // it ran alongside the read
         StartTrace.mark("early read: read and folded");
-        if (!FileStamp.of(p).sameAs(before)) return failed("the file changed while it was read");
-        return new Result(r.deck(), r.engine(), r.options(), before, (t1 - t0) / 1e6, 0, null);
+      } else {
+        deck = DeckFile.read(p, lines, before.size());
+        long t1 = System.nanoTime();
+        readMs = (t1 - t0) / 1e6;
+        StartTrace.mark("early read: read");
+        engine = new FoldEngine(source.get());
+        engine.load(deck);
+        parseMs = (System.nanoTime() - t1) / 1e6;
+        StartTrace.mark("early read: folded");
       }
-      Deck deck = DeckFile.read(p, lines, before.size());
-      FileStamp after = FileStamp.of(p);
-      if (!after.sameAs(before)) return failed("the file changed while it was read");
-      long t1 = System.nanoTime();
-      StartTrace.mark("early read: read");
-      FoldOptions options = o != null ? o.get() : Settings.DEFAULTS.foldOptions();
-      FoldEngine engine = new FoldEngine(options);
-      engine.load(deck);
-      StartTrace.mark("early read: folded");
-      return new Result(deck, engine, options, before, (t1 - t0) / 1e6, (System.nanoTime() - t1) / 1e6, null);
+      if (!FileStamp.of(p).sameAs(before)) return failed("the file changed while it was read");
+      return new Result(deck, engine, engine.options(), before, readMs, parseMs, null);
     } catch (java.io.IOException | RuntimeException e) {
       return failed("it could not read the file: " + e.getMessage());
     } catch (OutOfMemoryError e) {

@@ -102,7 +102,7 @@ class FoldingReadTest {
         assertEquals(new String(read.line(i)), new String(r.deck().line(i)), "line " + i);
       }
       assertEquals(FoldParser.parse(read, FoldOptions.GENERIC), r.engine().folds());
-      assertEquals(FoldOptions.GENERIC, r.options());
+      assertEquals(FoldOptions.GENERIC, r.engine().options());
     }
   }
 

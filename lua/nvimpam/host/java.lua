@@ -45,6 +45,7 @@ local function cached(name, key)
   if ok and lines[1] == key then
     return lines[2]
   end
+  return nil
 end
 
 local function cache(name, key, value)
@@ -62,7 +63,8 @@ local function known_version(java)
   local stat = uv.fs_stat(vim.fn.resolve(exe))
   local key = exe .. ':' .. (stat and stat.mtime.sec or 0)
   if not version_cache[key] then
-    version_cache[key] = tonumber(cached('nvimpam-java-version', key))
+    local known = cached('nvimpam-java-version', key)
+    version_cache[key] = known and tonumber(known)
   end
   return { exe = exe, key = key, major = version_cache[key] }
 end

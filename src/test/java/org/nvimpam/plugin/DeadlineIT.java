@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.testutil.EmbeddedNvim;
 import org.nvimpam.testutil.PluginTestBase;
+import org.nvimpam.testutil.Signals;
 
 /**
  * Neovim never waits on a stopped, hung or dead JVM: commands give up at their deadline or on
@@ -44,34 +45,7 @@ class DeadlineIT extends PluginTestBase {
   }
 
   private static void signal(String name, long pid) throws Exception {
-    Process p = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).inheritIO().start();
-    assertEquals(0, p.waitFor(), "kill -" + name + " " + pid);
-    if (name.equals("STOP")) {
-      awaitStopped(pid);
-    }
-  }
-
-  /**
-   * Waits until every thread of the process is stopped: they stop one by one, and here a JVM
-   * thread was seen answering a call a few ms after kill -STOP returned.
-   */
-  private static void awaitStopped(long pid) throws Exception {
-    long end = System.currentTimeMillis() + ANSWER_S * 1000;
-    while (System.currentTimeMillis() < end) {
-      boolean all = true;
-      try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
-        for (Path t : tasks.toList()) {
-          String stat = Files.readString(t.resolve("stat"));
-          char state = stat.charAt(stat.lastIndexOf(')') + 2);
-          all &= state == 'T' || state == 't';
-        }
-      }
-      if (all) {
-        return;
-      }
-      Thread.sleep(1);
-    }
-    throw new AssertionError("process " + pid + " did not stop");
+    Signals.send(name, pid);
   }
 
   /**

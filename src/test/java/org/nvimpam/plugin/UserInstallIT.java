@@ -75,6 +75,7 @@ class UserInstallIT {
       Object ours = nvim.execLua("return vim.api.nvim_get_runtime_file('lua/nvimpam/init.lua', true)",
           out -> out.packArrayHeader(0)).join();
       assertEquals(List.of(plugin.resolve("lua/nvimpam/init.lua").toString()), ours, "loaded from the package only");
+      assertEquals("", nvim.eval("v:errmsg").join(), "setup() in init.lua, before VimEnter, raised no error");
 
       nvim.command("edit " + deck).join();
       assertEquals("pamcrash", nvim.eval("&filetype").join());

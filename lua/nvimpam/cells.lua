@@ -121,31 +121,43 @@ function M.active(buf)
 end
 
 local loading = false
+M.WAIT_FOR_FOLDS_MS = 1000 -- the longest the table's load waits for the folds of big decks opening
+M.BIG_DECK_LINES = 100000 -- from here on the JVM reads a deck for longer than the table's parse takes
 
 -- Whether the card-layout table is loaded. If not, loads it in slices (its 30 ms parse would hold
 -- up a redraw) and redraws the pamcrash buffers once it is there; they show without cells until
--- then.
+-- then. While a big deck opens, the load waits for its folds (nvimpam.live), WAIT_FOR_FOLDS_MS at
+-- most: on two cores it would compete with the JVM's read of the deck.
 local function table_ready()
   if layout.loaded() then
     return true
   end
   if not loading and not broken then
     loading = true
-    layout.load_soon(function(ok, e)
-      loading = false
-      if not ok then
-        broken = tostring(e)
-        vim.notify('nvimpam: cells are off, the card-layout table does not load: ' .. broken, vim.log.levels.ERROR,
-          { title = 'nvimpam' })
+    local started = false
+    local function load()
+      if started then
         return
       end
-      for _, win in ipairs(api.nvim_list_wins()) do
-        local buf = api.nvim_win_get_buf(win)
-        if pam[buf] then
-          compat.redraw_lines(buf, 0, api.nvim_buf_line_count(buf))
+      started = true
+      layout.load_soon(function(ok, e)
+        loading = false
+        if not ok then
+          broken = tostring(e)
+          vim.notify('nvimpam: cells are off, the card-layout table does not load: ' .. broken, vim.log.levels.ERROR,
+            { title = 'nvimpam' })
+          return
         end
-      end
-    end)
+        for _, win in ipairs(api.nvim_list_wins()) do
+          local buf = api.nvim_win_get_buf(win)
+          if pam[buf] then
+            compat.redraw_lines(buf, 0, api.nvim_buf_line_count(buf))
+          end
+        end
+      end)
+    end
+    require('nvimpam.live').after_folds(load, M.BIG_DECK_LINES)
+    vim.defer_fn(load, M.WAIT_FOR_FOLDS_MS)
   end
   return false
 end

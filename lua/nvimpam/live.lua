@@ -12,6 +12,48 @@ local bufnr = require('nvimpam.buf').nr
 local report, report_scheduled, notify_summary = messages.report, messages.report_scheduled, messages.notify_summary
 local group = nil
 local attached = {} -- buffers folded live, so that a reload (:edit!) attaches again
+-- Buffers whose folds are on their way (from FileType until the JVM answers), and what waits
+-- until none of some size is: the card-layout table's parse (30 ms of Lua, nvimpam.cells) held up
+-- the folds of a 1M-line deck by 11-16 ms when it ran alongside the JVM's read on two cores.
+local opening = {}
+local waiting = {} -- { fn, min_lines }
+
+local function opening_of(min_lines)
+  for buf in pairs(opening) do
+    if api.nvim_buf_is_loaded(buf) and api.nvim_buf_line_count(buf) >= min_lines then
+      return true
+    end
+  end
+  return false
+end
+
+local function opened(buf)
+  if not opening[buf] then
+    return
+  end
+  opening[buf] = nil
+  local still = {}
+  for _, w in ipairs(waiting) do
+    if opening_of(w[2]) then
+      still[#still + 1] = w
+    else
+      vim.schedule(w[1])
+    end
+  end
+  waiting = still
+end
+
+--- Calls `fn` (scheduled) once no buffer of at least `min_lines` lines that opened waits for its
+--- folds: at once when none does.
+---@param fn fun()
+---@param min_lines integer
+function M.after_folds(fn, min_lines)
+  if opening_of(min_lines) then
+    waiting[#waiting + 1] = { fn, min_lines }
+  else
+    vim.schedule(fn)
+  end
+end
 
 --- The augroup of the autocmds, once define_autocmds() made it.
 ---@return integer|nil
@@ -22,6 +64,7 @@ end
 -- Background folding (a deck that opens, with live = false): nothing waits for it.
 local function fold_async(buf)
   host.call('fold', { buf }, function(e, summary)
+    opened(buf)
     vim.schedule(function()
       if e then
         report(e)
@@ -54,6 +97,7 @@ end
 local function attach_async(buf)
   host.serving(buf, true)
   host.call('attach', { buf, api.nvim_buf_line_count(buf) }, function(e, summary)
+    opened(buf)
     if e then
       host.serving(buf, false)
       report_scheduled(e)
@@ -97,9 +141,12 @@ end
 -- Folds a buffer that was just read, once Neovim is done with it: while it is still reading,
 -- it later puts back the window's previous manual folds (:edit! of a folded buffer).
 local function fold_when_read(buf, action)
+  opening[buf] = true
   vim.schedule(function()
     if api.nvim_buf_is_loaded(buf) then
       action(buf)
+    else
+      opened(buf)
     end
   end)
 end
@@ -163,6 +210,7 @@ function M.define_autocmds()
     group = group,
     callback = function(args)
       attached[args.buf] = nil
+      opened(args.buf)
       host.serving(args.buf, false)
     end,
   })

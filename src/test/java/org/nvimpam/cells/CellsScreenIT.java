@@ -20,6 +20,7 @@ import org.nvimpam.gen.DeckGenerator;
 import org.nvimpam.testutil.EmbeddedNvim;
 import org.nvimpam.testutil.PluginTestBase;
 import org.nvimpam.testutil.Screen;
+import org.nvimpam.testutil.Signals;
 
 /**
  * Cell highlighting as a user sees it: the plugin set up with its defaults, a deck opened in a
@@ -88,6 +89,7 @@ class CellsScreenIT extends PluginTestBase {
     screen = Screen.attach(nvim, W, H);
     EmbeddedNvim.edit(nvim, deck, dir);
     awaitFolds();
+    awaitTable(); // a big deck's table loads after its folds
     lua("vim.cmd('normal! zR') vim.wo.signcolumn = 'no'");
     screen.nameGroups(GROUPS);
     assertNoErrors();
@@ -101,6 +103,15 @@ class CellsScreenIT extends PluginTestBase {
       assertNoErrors();
       if (System.currentTimeMillis() > end) fail("no folds within " + FOLD_WAIT_MS + " ms; notes: " + lua("return _G.notes"));
       sleep(20);
+    }
+  }
+
+  private void awaitTable() {
+    long end = System.currentTimeMillis() + FOLD_WAIT_MS;
+    while (!Boolean.TRUE.equals(lua("return not require('nvimpam.cells').active(vim.api.nvim_get_current_buf()) or require('nvimpam.layout').loaded()"))) {
+      assertNoErrors();
+      if (System.currentTimeMillis() > end) fail("the card-layout table did not load within " + FOLD_WAIT_MS + " ms");
+      sleep(10);
     }
   }
 
@@ -173,6 +184,15 @@ class CellsScreenIT extends PluginTestBase {
       c = end + 1;
     }
     return String.join(" | ", runs);
+  }
+
+  /** Whether line {@code lnum} of {@link #DECK} is drawn with {@code expected} cells (false while it is not drawn). */
+  private static boolean showsCells(Screen.Snapshot s, Win w, int lnum, String expected) {
+    try {
+      return cells(s, w, DECK, lnum).equals(expected);
+    } catch (AssertionError notShownYet) {
+      return false;
+    }
   }
 
   private static String nvimpamGroups(Screen.Snapshot s, int row, int col) {
@@ -282,6 +302,62 @@ class CellsScreenIT extends PluginTestBase {
     // Until then, only comments and header words show (which need no table).
     screen.expect(x -> cells(x, w, DECK, 3).equals(NODE_CELLS), "the NODE line's cells");
     assertEquals(true, lua("return require('nvimpam.layout').loaded()"));
+    assertNoErrors();
+  }
+
+  /** {@link #DECK} followed by enough NODE lines to make it a big deck for the table's load. */
+  private static byte[] bigDeck() {
+    StringBuilder b = new StringBuilder(String.join("\n", DECK)).append('\n');
+    for (int i = 0; i < 120_000; i++) {
+      b.append(String.format("NODE  / %8d              0.            50.5              0.%n", 100 + i));
+    }
+    return b.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Records, at each start of the table's load, whether buffer 0 had its folds then. */
+  private void recordTableLoads() {
+    lua("require('nvimpam.layout').use(nil) require('nvimpam.cells').reload()" // the table not loaded yet
+        + " _G.loads = {} local layout = require('nvimpam.layout') local load_soon = layout.load_soon"
+        + " layout.load_soon = function(done) table.insert(_G.loads, require('nvimpam.folds').applied_tick(0) ~= nil)"
+        + " return load_soon(done) end");
+  }
+
+  @Test
+  void theTableLoadsAfterTheFoldsOfABigDeck() throws IOException {
+    setup("");
+    recordTableLoads();
+    screen = Screen.attach(nvim, W, H);
+    screen.nameGroups(GROUPS);
+    EmbeddedNvim.edit(nvim, bigDeck(), dir);
+    awaitFolds();
+    lua("vim.cmd('normal! zR') vim.wo.signcolumn = 'no'");
+    Win w = currentWin();
+    screen.expect(x -> showsCells(x, w, 3, NODE_CELLS), "the NODE line's cells");
+    assertEquals(List.of(true), lua("return _G.loads"), "the load began once the folds were in place");
+    assertNoErrors();
+  }
+
+  @Test
+  void theTableLoadsWhenABigDecksFoldsDoNotCome() throws Exception {
+    setup("");
+    lua("require('nvimpam.host').channel() require('nvimpam.cells').WAIT_FOR_FOLDS_MS = 300");
+    recordTableLoads();
+    long pid = ((Number) lua("return require('nvimpam.host').pid()")).longValue();
+    ProcessHandle jvm = ProcessHandle.of(pid).orElseThrow();
+    Signals.send("STOP", pid); // the folds do not come while it is stopped
+    try {
+      screen = Screen.attach(nvim, W, H);
+      screen.nameGroups(GROUPS);
+      EmbeddedNvim.edit(nvim, bigDeck(), dir);
+      lua("vim.wo.signcolumn = 'no' vim.wo.foldenable = false");
+      Win w = currentWin();
+      screen.expect(x -> showsCells(x, w, 3, NODE_CELLS), "the NODE line's cells");
+      assertEquals(List.of(false), lua("return _G.loads"), "the load began without the folds");
+    } finally {
+      Signals.send("CONT", pid);
+    }
+    assertTrue(jvm.isAlive());
+    awaitFolds();
     assertNoErrors();
   }
 

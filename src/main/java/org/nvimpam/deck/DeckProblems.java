@@ -21,6 +21,9 @@ public final class DeckProblems {
   private LineSource src;
   private ProblemList out;
   private final RowWalker.Visitor checker = this::checkLine; // one object for every walk
+  // A whole check in steps: lines [0, resume) are checked, as deck version stepVersion; -1: none under way.
+  private int resume = -1;
+  private int stepVersion;
   private static final int KW = FieldType.KW.ordinal();
   private static final int FIXED = FieldType.FIXED.ordinal();
   private static final int STR = FieldType.STR.ordinal();
@@ -39,22 +42,68 @@ public final class DeckProblems {
 
   /** Checks every line of {@code deck}, read as a deck of PAM-CRASH {@code version}. */
   public void checkAll(LineSource deck, int version) {
+    beginCheck(version);
+    checkStep(deck, Integer.MAX_VALUE);
+  }
+
+  /**
+   * Begins a whole check of the deck as PAM-CRASH {@code version}, done by {@link #checkStep}: the
+   * problems found so far are dropped, and edits made between the steps are taken into account.
+   */
+  public void beginCheck(int version) {
     generation++;
     all.clear();
-    check(deck, 0, deck.lineCount(), version, all);
+    resume = 0;
+    stepVersion = version;
+  }
+
+  /** Checks about {@code lines} more lines of the whole check begun last; true once it is done. */
+  public boolean checkStep(LineSource deck, int lines) {
+    if (resume < 0) return true;
+    int n = deck.lineCount();
+    int to = (int) Math.min(n, (long) resume + Math.max(1, lines));
+    while (to < n && !RowWalker.isHeader(deck, to)) to++; // a step ends where a card begins
+    check(deck, resume, to, stepVersion, all);
+    generation++;
+    resume = to < n ? to : -1;
+    return resume < 0;
+  }
+
+  /** Drops the problems and a whole check under way. */
+  public void clear() {
+    generation++;
+    all.clear();
+    resume = -1;
+  }
+
+  /** Whether a whole check begun by {@link #beginCheck} has lines left to check. */
+  public boolean checking() {
+    return resume >= 0;
   }
 
   /**
    * Lines {@code [first, lastOld)} were replaced by {@code count} lines (0-based, old numbering):
-   * checks the cards they touch again.
+   * checks the cards they touch again. During a whole check in steps, only the part already checked
+   * is: the rest is checked by the steps to come.
    */
   public void edit(LineSource deck, int first, int lastOld, int count, int version) {
     int n = deck.lineCount();
+    int delta = count - (lastOld - first);
+    if (resume >= 0 && first >= resume) {
+      // Nothing checked changed, but the card that ends at resume may now go on past it.
+      if (first == resume && resume > 0) {
+        int s = resume - 1;
+        while (s > 0 && !RowWalker.isHeader(deck, s)) s--;
+        all.size = all.firstAtOrAfter(s);
+        resume = s;
+        generation++;
+      }
+      return;
+    }
     int s = Math.min(first, n);
     while (s > 0 && (s == n || !RowWalker.isHeader(deck, s))) s--;
     int e = Math.min(first + count, n);
     while (e < n && !RowWalker.isHeader(deck, e)) e++;
-    int delta = count - (lastOld - first);
     region.clear();
     check(deck, s, e, version, region);
     int before = all.firstAtOrAfter(s);
@@ -62,6 +111,7 @@ public final class DeckProblems {
     // The problems change where the region had or has some, or where lines below moved.
     if (after > before || region.size > 0 || (delta != 0 && after < all.size)) generation++;
     all.splice(s, e - delta, region, delta);
+    if (resume >= 0) resume = e - delta >= resume ? e : resume + delta; // still where a card begins
   }
 
   /** Changes whenever the problems (or their lines, or the bytes their messages quote) may have. */

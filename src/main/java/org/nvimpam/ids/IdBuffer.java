@@ -17,4 +17,13 @@ public interface IdBuffer {
    * f}); null when the buffer is not live (still loading, or closed).
    */
   <T> T withIds(BiFunction<BufferIds, LineSource, T> f);
+
+  /**
+   * Called between two steps of long work under a buffer's lock (a whole check, a first index
+   * build): the lock is not fair, and a thread that takes it again at once keeps an edit waiting
+   * for all the steps (seconds at 10M lines). A millisecond lets the waiting thread in.
+   */
+  static void betweenSteps() {
+    java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+  }
 }

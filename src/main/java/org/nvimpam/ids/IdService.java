@@ -100,6 +100,7 @@ public final class IdService {
     while (true) {
       Boolean done = b.withIds((ids, deck) -> ids.buildStep(deck, STEP_LINES));
       if (done == null || done) return;
+      IdBuffer.betweenSteps();
     }
   }
 
@@ -148,6 +149,7 @@ public final class IdService {
       while (true) { // a whole check goes in steps: edits in between are never held up for long
         Boolean done = b.withIds((ids, deck) -> ids.checkStep(deck, STEP_LINES));
         if (done == null || done) break;
+        IdBuffer.betweenSteps();
       }
       b.withIds((ids, deck) -> {
         if (!ids.checkStep(deck, Integer.MAX_VALUE)) return null; // an edit came: finish it now

@@ -37,21 +37,39 @@ final class BufferChecks {
     return declared;
   }
 
+  /** Whether a whole check begun by {@link #beginCheckAll} is under way. */
+  boolean checking() {
+    return !checked && problems != null && problems.checking();
+  }
+
+  /** Checks the whole deck now. */
   void checkAll(LineSource deck) {
+    beginCheckAll(deck);
+    checkStep(deck, Integer.MAX_VALUE);
+  }
+
+  /** Begins a whole check, done in steps by {@link #checkStep}; edits in between are followed. */
+  void beginCheckAll(LineSource deck) {
     if (problems == null) problems = new DeckProblems(CardLayouts.bundled());
     declared = DeckVersion.declared(deck);
-    problems.checkAll(deck, version());
-    checked = true;
+    problems.beginCheck(version());
+    checked = false;
+  }
+
+  /** About {@code lines} more lines of the whole check; true once the deck is checked. */
+  boolean checkStep(LineSource deck, int lines) {
+    if (!checked && problems != null && problems.checkStep(deck, lines)) checked = true;
+    return checked;
   }
 
   /** Lines {@code [first, last)} were replaced by {@code count} lines (the deck holds the new ones). */
   void edited(LineSource deck, int first, int last, int count) {
-    if (!checked) return;
+    if (!checked && !checking()) return;
     if (first < DeckVersion.SCAN_LINES) {
       int v = version();
       declared = DeckVersion.declared(deck);
       if (version() != v) {
-        problems.checkAll(deck, version());
+        again(deck);
         return;
       }
     }
@@ -62,14 +80,24 @@ final class BufferChecks {
   boolean inherit(int version, LineSource deck) {
     int before = version();
     inherited = version;
-    if (version() == before || !checked) return false;
-    problems.checkAll(deck, version());
-    return true;
+    if (version() == before || (!checked && !checking())) return false;
+    again(deck);
+    return checked;
+  }
+
+  /** The deck is checked as another version: all again, in steps if it was being checked in steps. */
+  private void again(LineSource deck) {
+    if (checked) {
+      problems.checkAll(deck, version());
+    } else {
+      problems.beginCheck(version());
+    }
   }
 
   /** Forgets the checks (they were turned off); a later {@link #checkAll} starts anew. */
   void drop() {
     checked = false;
+    if (problems != null) problems.clear();
     sent = null;
   }
 

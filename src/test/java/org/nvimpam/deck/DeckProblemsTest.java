@@ -136,32 +136,72 @@ class DeckProblemsTest {
     assertEquals(0, p.total());
   }
 
-  @Test
-  void editsCheckAgainOnlyWhatTheyTouchAndEqualAFullCheck() {
-    Random rnd = new Random(7);
-    String[] pool = {"NODE  /        1              0.              0.              0.", node("-1263.9S"),
+  private static final String[] POOL = {"NODE  /        1              0.              0.              0.", node("-1263.9S"),
         "SHELL /        1       1       1       2       3       4", "SHELL /        1       1       1       2       3      4x",
         "PART  /        1   SHELL       0", "PART  /        1   SHELL       3", "RMATsteel", "NAME p", "        1.    2",
         "  0.5", "  x.5", "END_PART", "$ comment", "MASS  /        1", "             1.       7", "        NOD 1",
         "        END", "junk\tline", "GROUP / g", "META", "END_META", String.format("%-80s&", "  1."), ""};
+
+  /** A random edit of {@code deck} and its copy {@code lines}: {first, last, count}. */
+  private static int[] randomEdit(Random rnd, Deck deck, List<String> lines) {
+    int n = lines.size();
+    int first = rnd.nextInt(n + 1);
+    int last = Math.min(n, first + rnd.nextInt(4));
+    int k = rnd.nextInt(4);
+    String[] repl = new String[k];
+    for (int j = 0; j < k; j++) repl[j] = POOL[rnd.nextInt(POOL.length)];
+    deck.replace(first, last, Lines.ofLatin1(repl));
+    for (int j = first; j < last; j++) lines.remove(first);
+    for (int j = 0; j < k; j++) lines.add(first + j, repl[j]);
+    return new int[] {first, last, k};
+  }
+
+  private static List<String> fullCheck(List<String> lines) {
+    return problems(MINI, Lines.ofLatin1(lines.toArray(String[]::new)), 2011);
+  }
+
+  @Test
+  void editsCheckAgainOnlyWhatTheyTouchAndEqualAFullCheck() {
+    Random rnd = new Random(7);
+    String[] pool = POOL;
     List<String> lines = new ArrayList<>();
     for (int i = 0; i < 60; i++) lines.add(pool[rnd.nextInt(pool.length)]);
     Deck deck = Deck.of(Lines.ofLatin1(lines.toArray(String[]::new)));
     DeckProblems inc = new DeckProblems(MINI);
     inc.checkAll(deck, 2011);
     for (int step = 0; step < 2000; step++) {
-      int n = lines.size();
-      int first = rnd.nextInt(n + 1);
-      int last = Math.min(n, first + rnd.nextInt(4));
-      int k = rnd.nextInt(4);
-      String[] repl = new String[k];
-      for (int j = 0; j < k; j++) repl[j] = pool[rnd.nextInt(pool.length)];
-      deck.replace(first, last, Lines.ofLatin1(repl));
-      for (int j = first; j < last; j++) lines.remove(first);
-      for (int j = 0; j < k; j++) lines.add(first + j, repl[j]);
-      inc.edit(deck, first, last, k, 2011);
-      List<String> full = problems(MINI, Lines.ofLatin1(lines.toArray(String[]::new)), 2011);
-      assertEquals(full, list(inc, deck), "after step " + step);
+      int[] e = randomEdit(rnd, deck, lines);
+      inc.edit(deck, e[0], e[1], e[2], 2011);
+      assertEquals(fullCheck(lines), list(inc, deck), "after step " + step);
+    }
+  }
+
+  @Test
+  void aWholeCheckInStepsWithEditsInBetweenEqualsAFullCheck() {
+    Random rnd = new Random(11);
+    for (int round = 0; round < 500; round++) {
+      List<String> lines = new ArrayList<>();
+      int n0 = 1 + rnd.nextInt(80);
+      for (int i = 0; i < n0; i++) lines.add(POOL[rnd.nextInt(POOL.length)]);
+      Deck deck = Deck.of(Lines.ofLatin1(lines.toArray(String[]::new)));
+      DeckProblems inc = new DeckProblems(MINI);
+      inc.beginCheck(2011);
+      boolean done = false;
+      int edits = 0;
+      while (!done) {
+        if (rnd.nextInt(3) == 0) {
+          int[] e = randomEdit(rnd, deck, lines);
+          inc.edit(deck, e[0], e[1], e[2], 2011);
+          edits++;
+        } else {
+          done = inc.checkStep(deck, 1 + rnd.nextInt(12));
+        }
+      }
+      assertEquals(false, inc.checking());
+      assertEquals(fullCheck(lines), list(inc, deck), "round " + round + ", after " + edits + " edits");
+      int[] e = randomEdit(rnd, deck, lines); // and edits after it are followed as usual
+      inc.edit(deck, e[0], e[1], e[2], 2011);
+      assertEquals(fullCheck(lines), list(inc, deck), "round " + round + ", an edit after the check");
     }
   }
 }

@@ -83,8 +83,9 @@ public final class BufferIds {
 
   /**
    * The first build in steps of about {@code lines} lines, so that the buffer's lock is let go
-   * between them (edits are never held up for long); true when built. An edit between steps starts
-   * it over; after a few restarts it is done in one go.
+   * between them (edits are never held up for long); true when built. Edits between steps are
+   * followed; one that changes the deck's version starts it over, and after a few restarts it is
+   * done in one go.
    */
   public boolean buildStep(LineSource deck, int lines) {
     if (built) return true;
@@ -114,8 +115,7 @@ public final class BufferIds {
     }
     if (checkRefs && recheck) {
       if (!refs.checkStep(deck, version, scanner(), this::count, restarts > 3 ? Integer.MAX_VALUE : lines)) return false;
-      recheck = false;
-      undefinedCount = 0;
+      recheck = false; // keys that lost their definitions meanwhile are still looked for below
       restarts = 0;
     }
     check(deck);
@@ -125,10 +125,13 @@ public final class BufferIds {
   /** Lines {@code [first, last)} were replaced by {@code count} lines (the deck holds the new ones). */
   public void edited(LineSource deck, int first, int last, int count) {
     if (!built) {
-      if (building) {
+      if (!building) return;
+      if (first < DeckVersion.SCAN_LINES && versionOf(deck) != version) { // read as another version: again
         defs.abandonBuild();
         building = false;
         restarts++;
+      } else {
+        defs.buildEdited(deck, first, last, count, version, scanner());
       }
       return;
     }
@@ -139,7 +142,9 @@ public final class BufferIds {
     }
     boolean changed = defs.edit(deck, first, last, count, version, scanner());
     if (refs.dropped() > 0) recheck = true; // capped: only a whole check counts them right
-    if (recheck) { // everything is checked at the next check anyway (a check in steps starts over)
+    // A whole check in steps follows the edit (below); one not begun yet sees it anyway.
+    boolean follow = checkRefs && refs.checking() && refs.dropped() == 0;
+    if (recheck && !follow) {
       refs.abandonCheck();
       restarts++;
       return;
@@ -155,6 +160,7 @@ public final class BufferIds {
           if (undefinedCount >= 4096) {
             recheck = true;
             undefinedCount = 0;
+            refs.abandonCheck(); // it would not look for the keys dropped here
             return;
           }
           undefinedKeys = Arrays.copyOf(undefinedKeys, undefinedCount * 2);

@@ -121,6 +121,46 @@ public final class DefTable {
     return true;
   }
 
+  /**
+   * Lines {@code [first, lastOld)} were replaced by {@code count} lines (0-based, old numbering)
+   * while a build in steps is under way: the definitions read so far follow (the cards the edit
+   * touched are read again), so that the build goes on instead of starting over.
+   */
+  public synchronized void buildEdited(LineSource deck, int first, int lastOld, int count, int version, IdScanner scanner) {
+    if (buildPos < 0) return;
+    if (first >= buildPos) {
+      // Nothing read changed, but the card that ends at buildPos may now go on past it.
+      if (first == buildPos && buildPos > 0) {
+        buildPos = IdScanner.cardStart(deck, buildPos - 1);
+        nSize = org.nvimpam.deck.SortedLines.firstAtOrAfter(nLines, nSize, buildPos);
+      }
+      return;
+    }
+    int delta = count - (lastOld - first);
+    int s = IdScanner.cardStart(deck, first);
+    int e = IdScanner.cardEnd(deck, first + count);
+    int a = org.nvimpam.deck.SortedLines.firstAtOrAfter(nLines, nSize, s);
+    int b = org.nvimpam.deck.SortedLines.firstAtOrAfter(nLines, nSize, e - delta);
+    int before = nSize;
+    scanner.scan(deck, s, e, version, false, this::collect); // appended after what was read
+    int r = nSize - before;
+    int[] rLines = Arrays.copyOfRange(nLines, before, nSize);
+    int[] rIds = Arrays.copyOfRange(nIds, before, nSize);
+    byte[] rKinds = Arrays.copyOfRange(nKinds, before, nSize);
+    int tail = before - b; // read below the edit: moved by it
+    System.arraycopy(nLines, b, nLines, a + r, tail);
+    System.arraycopy(nIds, b, nIds, a + r, tail);
+    System.arraycopy(nKinds, b, nKinds, a + r, tail);
+    if (delta != 0) {
+      for (int i = a + r; i < a + r + tail; i++) nLines[i] += delta;
+    }
+    System.arraycopy(rLines, 0, nLines, a, r);
+    System.arraycopy(rIds, 0, nIds, a, r);
+    System.arraycopy(rKinds, 0, nKinds, a, r);
+    nSize = a + r + tail;
+    buildPos = e - delta >= buildPos ? e : buildPos + delta; // still where a card begins
+  }
+
   /** Forgets a build in steps (the deck changed under it). */
   public synchronized void abandonBuild() {
     buildPos = -1;

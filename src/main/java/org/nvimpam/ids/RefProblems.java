@@ -116,14 +116,31 @@ public final class RefProblems {
     checkPos = -1;
   }
 
-  /** An edit of lines {@code [first, lastOld)} into {@code count} lines: checks the cards it touched. */
+  /** Whether a whole check in steps is under way. */
+  public boolean checking() {
+    return checkPos >= 0;
+  }
+
+  /**
+   * An edit of lines {@code [first, lastOld)} into {@code count} lines: checks the cards it touched.
+   * During a whole check in steps, only in the part already checked: the steps to come check the rest.
+   */
   public void edit(LineSource deck, int first, int lastOld, int count, int version, IdScanner sc, IdLookup lk) {
+    if (checkPos >= 0 && first >= checkPos) {
+      // Nothing checked changed, but the card that ends at checkPos may now go on past it.
+      if (first == checkPos && checkPos > 0) {
+        checkPos = IdScanner.cardStart(deck, checkPos - 1);
+        size = org.nvimpam.deck.SortedLines.firstAtOrAfter(lines, size, checkPos);
+      }
+      return;
+    }
     int delta = count - (lastOld - first);
     int s = IdScanner.cardStart(deck, first);
     int e = IdScanner.cardEnd(deck, first + count);
     region.size = 0;
     run(deck, s, e, version, sc, lk, null, 0, region);
     splice(s, e - delta, region, delta);
+    if (checkPos >= 0) checkPos = e - delta >= checkPos ? e : checkPos + delta; // still where a card begins
   }
 
   /** {@code key} is defined now: its problems go. */

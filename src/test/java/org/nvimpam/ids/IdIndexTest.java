@@ -92,6 +92,66 @@ class IdIndexTest {
     }
   }
 
+  @Test
+  void aFirstBuildInStepsFollowsTheEditsBetweenItsSteps() {
+    SplittableRandom r = new SplittableRandom(11);
+    for (int round = 0; round < 400; round++) {
+      List<String> lines = new ArrayList<>();
+      lines.add("INPUTVERSION 2011");
+      int n0 = 2 + r.nextInt(60);
+      for (int i = 0; i < n0; i++) lines.add(randomLine(r));
+      Deck deck = Deck.of(Lines.ofLatin1(lines.toArray(String[]::new)));
+      BufferIds ids = new BufferIds();
+      int edits = 0;
+      while (!ids.buildStep(deck, 1 + r.nextInt(5))) {
+        while (r.nextInt(2) == 0) {
+          edit(r, lines, deck, ids);
+          edits++;
+        }
+      }
+      Deck fresh = Deck.of(Lines.ofLatin1(lines.toArray(String[]::new)));
+      BufferIds want = new BufferIds();
+      want.build(fresh);
+      String ctx = "round " + round + ", " + edits + " edits: " + lines;
+      assertEquals(defs(want.defs()), defs(ids.defs()), ctx);
+      assertEquals(want.defs().duplicated(), ids.defs().duplicated(), ctx);
+      for (int id = 1; id <= 30; id++) {
+        long key = IdKinds.key(IdKinds.NODE, id);
+        assertEquals(want.defs().count(key), ids.defs().count(key), ctx + " node " + id);
+      }
+    }
+  }
+
+  @Test
+  void aWholeReferenceCheckInStepsFollowsTheEditsBetweenItsSteps() {
+    SplittableRandom r = new SplittableRandom(13);
+    for (int round = 0; round < 400; round++) {
+      List<String> lines = new ArrayList<>();
+      lines.add("INPUTVERSION 2011");
+      int n0 = 2 + r.nextInt(60);
+      for (int i = 0; i < n0; i++) lines.add(randomLine(r));
+      Deck deck = Deck.of(Lines.ofLatin1(lines.toArray(String[]::new)));
+      BufferIds ids = new BufferIds();
+      ids.build(deck);
+      ids.tree(List.of(), List.of(), true, -1, deck);
+      int edits = 0;
+      while (!ids.checkStep(deck, 1 + r.nextInt(5))) {
+        while (r.nextInt(2) == 0) {
+          edit(r, lines, deck, ids);
+          edits++;
+        }
+      }
+      Deck fresh = Deck.of(Lines.ofLatin1(lines.toArray(String[]::new)));
+      BufferIds want = new BufferIds();
+      want.build(fresh);
+      want.tree(List.of(), List.of(), true, -1, fresh);
+      want.check(fresh);
+      String ctx = "round " + round + ", " + edits + " edits: " + lines;
+      assertEquals(defs(want.defs()), defs(ids.defs()), ctx);
+      assertEquals(problems(want.refs()), problems(ids.refs()), ctx);
+    }
+  }
+
   /** A random edit of a few lines, to the list, the deck and the index. */
   private static void edit(SplittableRandom r, List<String> lines, Deck deck, BufferIds ids) {
     int n = lines.size();

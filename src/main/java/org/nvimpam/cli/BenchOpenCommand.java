@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
       "Opens generated decks through the plugin (require('nvimpam').setup{} on this repository's runtime)"
           + " in a headless Neovim and reports, per deck: Neovim's own :edit of the file (same run), open to"
           + " folds in place, the longest time Neovim took to answer a second client (a --listen socket pinged"
-          + " every 5 ms), the JVM's RSS (peak and 3 s after the load) and heap, and edit to refold latency.",
+          + " every 5 ms), the JVM's RSS (peak and 3 s after the load) and heap, and edit to refold latency: right after the open, while the field checks and the id index are at work, and later.",
     })
 public final class BenchOpenCommand implements Callable<Integer> {
   @Option(names = "--lines", split = ",", paramLabel = "N", defaultValue = "1000000,10000000",

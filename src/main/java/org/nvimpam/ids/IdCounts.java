@@ -76,9 +76,6 @@ final class IdCounts {
     return c;
   }
 
-  /** Nothing to do: pages are made as ids arrive. */
-  void reserve(int n) {}
-
   void clear() {
     lastPageKey = -1;
     lastPage = null;

@@ -94,7 +94,7 @@ public final class IdService {
   }
 
   /** Lines read per step of a first build or a whole check: the buffer's lock is let go between steps. */
-  static final int STEP_LINES = 200_000;
+  static final int STEP_LINES = 50_000;
 
   private static void ensureBuilt(IdBuffer b) {
     while (true) {

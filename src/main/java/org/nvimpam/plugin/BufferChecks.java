@@ -37,28 +37,25 @@ final class BufferChecks {
     return declared;
   }
 
-  /** Whether a whole check begun by {@link #beginCheckAll} is under way. */
+  /** Whether a whole check begun by {@link #checkMore} is under way. */
   boolean checking() {
     return !checked && problems != null && problems.checking();
   }
 
-  /** Checks the whole deck now. */
-  void checkAll(LineSource deck) {
-    beginCheckAll(deck);
-    checkStep(deck, Integer.MAX_VALUE);
-  }
-
-  /** Begins a whole check, done in steps by {@link #checkStep}; edits in between are followed. */
-  void beginCheckAll(LineSource deck) {
-    if (problems == null) problems = new DeckProblems(CardLayouts.bundled());
-    declared = DeckVersion.declared(deck);
-    problems.beginCheck(version());
-    checked = false;
-  }
-
-  /** About {@code lines} more lines of the whole check; true once the deck is checked. */
-  boolean checkStep(LineSource deck, int lines) {
-    if (!checked && problems != null && problems.checkStep(deck, lines)) checked = true;
+  /**
+   * About {@code lines} more lines of the whole check, begun first if none is under way (as a deck
+   * an open deck including it checks as {@code inherited}, -1: none); true once the deck is
+   * checked. Edits between two calls are followed.
+   */
+  boolean checkMore(LineSource deck, int inherited, int lines) {
+    if (checked) return true;
+    if (!checking()) {
+      inherit(inherited, deck);
+      if (problems == null) problems = new DeckProblems(CardLayouts.bundled());
+      declared = DeckVersion.declared(deck);
+      problems.beginCheck(version());
+    }
+    if (problems.checkStep(deck, lines)) checked = true;
     return checked;
   }
 
@@ -94,7 +91,7 @@ final class BufferChecks {
     }
   }
 
-  /** Forgets the checks (they were turned off); a later {@link #checkAll} starts anew. */
+  /** Forgets the checks (they were turned off); a later {@link #checkMore} starts anew. */
   void drop() {
     checked = false;
     if (problems != null) problems.clear();

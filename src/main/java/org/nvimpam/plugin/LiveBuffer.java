@@ -449,11 +449,7 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
     while (first) {
       synchronized (this) {
         if (phase != Phase.LIVE || !host.checks() || checks.checked()) break;
-        if (!checks.checking()) {
-          checks.inherit(inherited, engine.deck());
-          checks.beginCheckAll(engine.deck());
-        }
-        if (checks.checkStep(engine.deck(), CHECK_STEP_LINES)) {
+        if (checks.checkMore(engine.deck(), inherited, CHECK_STEP_LINES)) {
           ours = true;
           break;
         }
@@ -470,11 +466,7 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
         s = null;
       } else {
         if (!checks.checked()) {
-          if (!checks.checking()) {
-            checks.inherit(inherited, engine.deck());
-            checks.beginCheckAll(engine.deck());
-          }
-          checks.checkStep(engine.deck(), Integer.MAX_VALUE);
+          checks.checkMore(engine.deck(), inherited, Integer.MAX_VALUE);
           ours = true;
         }
         first = first && ours;
@@ -517,13 +509,7 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
     int inherited = first ? host.inheritedVersion(this) : -1;
     synchronized (this) {
       if (phase != Phase.LIVE) return null;
-      if (!checks.checked()) {
-        if (!checks.checking()) {
-          checks.inherit(inherited, engine.deck());
-          checks.beginCheckAll(engine.deck());
-        }
-        checks.checkStep(engine.deck(), Integer.MAX_VALUE);
-      }
+      checks.checkMore(engine.deck(), inherited, Integer.MAX_VALUE);
       return checks.snapshot(engine.deck(), cap);
     }
   }

@@ -405,7 +405,7 @@ public final class PluginHost {
     if (problems == null) { // not folded live (or still loading): read it now
       org.nvimpam.deck.Deck deck = nvim.bufGetDeck(b);
       BufferChecks once = new BufferChecks();
-      once.checkAll(deck);
+      once.checkMore(deck, -1, Integer.MAX_VALUE);
       problems = once.snapshot(deck, cap);
     }
     org.nvimpam.deck.ProblemItems p = problems;

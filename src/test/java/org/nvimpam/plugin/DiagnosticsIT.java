@@ -84,6 +84,25 @@ class DiagnosticsIT extends PluginTestBase {
   }
 
   @Test
+  void editsMadeWhileABigDeckIsFirstCheckedAreFollowed() throws IOException {
+    setup("");
+    int n = 2_000_000; // its first check takes 0.3 s in 20 steps: the edits land among them
+    String[] lines = new String[n];
+    lines[0] = "INPUTVERSION 2011";
+    for (int i = 1; i < n; i++) lines[i] = GOOD;
+    lines[1] = BAD;
+    lines[n - 1] = BAD;
+    EmbeddedNvim.edit(nvim, deck(lines), dir);
+    lua("vim.wait(60000, function() return require('nvimpam.folds').applied_tick(0) ~= nil end, 1) vim.wait(50)");
+    lua("vim.api.nvim_buf_set_lines(0, 1, 2, true, { '" + GOOD + "' })" // fixed
+        + " vim.api.nvim_buf_set_lines(0, 0, 0, true, { '$ a', '$ b', '$ c' })" // what follows moves down
+        + " vim.api.nvim_buf_set_lines(0, 1500000, 1500001, true, { '" + BAD + "' })"); // broken
+    List<String> want = List.of("1500000:16-32 1 NODE / X: \"-1263.9S\" is not a number",
+        (n + 2) + ":16-32 1 NODE / X: \"-1263.9S\" is not a number");
+    assertEquals(want, diagnostics(d -> d.size() == 2 && d.containsAll(want), "the two of the edited deck"));
+  }
+
+  @Test
   void manyProblemsAreCappedWithASummaryNamingTheTotal() throws IOException {
     setup("max_diagnostics = 3");
     String[] lines = new String[11];

@@ -362,6 +362,21 @@ class IdsIT extends PluginTestBase {
   }
 
   @Test
+  void removingANodeRightAfterABigDeckOpensMakesItsElementsDiagnostics() throws IOException {
+    setup("");
+    List<String> lines = new java.util.ArrayList<>(List.of(BASE));
+    for (int id = 5; id < 1_000_005; id++) lines.add(node(id));
+    lines.add(shell(200, 12, 3, 5, 6, 7));
+    open("main.pc", lines.toArray(String[]::new));
+    lua("vim.wait(60000, function() return require('nvimpam.folds').applied_tick(0) ~= nil end, 1)");
+    lua("vim.api.nvim_buf_set_lines(0, 8, 9, true, {})"); // node 3, while the checks and the index are at work
+    int last = lines.size() - 2; // the last shell, one line up
+    List<String> want = List.of(last + ":31-32 1 SHELL / IDNOD1: node 3 is not defined", // sorted as text
+        "10:47-48 1 SHELL / IDNOD3: node 3 is not defined", "9:47-48 1 SHELL / IDNOD3: node 3 is not defined");
+    assertEquals(want, refsDiagnostics("3"));
+  }
+
+  @Test
   void aNodeDefinedTwiceIsADiagnosticOnBothLines() throws IOException {
     setup("");
     open("main.pc", "INPUTVERSION 2011", node(1), node(2), node(1));

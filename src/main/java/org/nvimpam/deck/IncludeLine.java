@@ -12,11 +12,31 @@ import java.util.List;
 public record IncludeLine(int line, int from, int to, String name) {
   private static final byte[] INCLU = LineBytes.ascii("INCLU /");
 
+  /** Whether line {@code i} of {@code src} goes on on the next line (column 81 holds & or -). */
+  public static boolean continued(LineSource src, int i) {
+    return continued(src.bytes(i), src.start(i), src.contentLength(i));
+  }
+
+  private static boolean continued(byte[] a, int off, int len) {
+    return len > 80 && (a[off + 80] == '&' || a[off + 80] == '-');
+  }
+
   /** The INCLU lines of {@code src}, in order. */
   public static List<IncludeLine> of(LineSource src) {
     List<IncludeLine> out = new ArrayList<>();
+    read(src, 0, src.lineCount(), out);
+    return out;
+  }
+
+  /**
+   * Adds the INCLU lines that begin in lines {@code [from, to)} of {@code src} to {@code out}, in
+   * order; returns where the next read begins: {@code to}, or after the continuation lines of the
+   * last one.
+   */
+  public static int read(LineSource src, int from, int to, List<IncludeLine> out) {
     int n = src.lineCount();
-    for (int i = 0; i < n; i++) {
+    int i = from;
+    for (; i < to; i++) {
       byte[] a = src.bytes(i);
       int off = src.start(i);
       int len = src.contentLength(i);
@@ -27,7 +47,7 @@ public record IncludeLine(int line, int from, int to, String name) {
       while (s < e && a[off + s] == ' ') s++;
       while (e > s && a[off + e - 1] == ' ') e--;
       StringBuilder name = new StringBuilder(new String(a, off + s, e - s, StandardCharsets.UTF_8));
-      while (len > 80 && (a[off + 80] == '&' || a[off + 80] == '-') && i + 1 < n) {
+      while (continued(a, off, len) && i + 1 < n) {
         i++;
         a = src.bytes(i);
         off = src.start(i);
@@ -40,6 +60,6 @@ public record IncludeLine(int line, int from, int to, String name) {
       }
       if (!t.isEmpty()) out.add(new IncludeLine(first, s, Math.max(e, s + 1), t));
     }
-    return out;
+    return Math.max(i, to);
   }
 }

@@ -73,7 +73,6 @@ public final class BufferIds {
     building = false;
     version = versionOf(deck);
     defs.build(deck, version, scanner());
-    includes = null;
     recheck = true;
     built = true;
   }
@@ -96,7 +95,6 @@ public final class BufferIds {
     if (!defs.buildStep(deck, version, scanner(), restarts > 3 ? Integer.MAX_VALUE : lines)) return false;
     building = false;
     restarts = 0;
-    includes = null;
     recheck = true;
     built = true;
     return true;
@@ -124,6 +122,16 @@ public final class BufferIds {
 
   /** Lines {@code [first, last)} were replaced by {@code count} lines (the deck holds the new ones). */
   public void edited(LineSource deck, int first, int last, int count) {
+    includes = shifted(includes, deck, first, last, count);
+    if (includesPos >= 0 && first < includesPos) { // a read in steps: what it has read follows
+      List<IncludeLine> read = shifted(includesRead, deck, first, last, count);
+      if (read == null || last > includesPos) {
+        includesPos = -1; // it touched an INCLU line, or what is not read yet: again
+      } else {
+        includesRead = read;
+        includesPos += count - (last - first);
+      }
+    }
     if (!built) {
       if (!building) return;
       if (first < DeckVersion.SCAN_LINES && versionOf(deck) != version) { // read as another version: again
@@ -135,7 +143,6 @@ public final class BufferIds {
       }
       return;
     }
-    includes = shifted(includes, deck, first, last, count);
     if (first < DeckVersion.SCAN_LINES && versionOf(deck) != version) {
       build(deck);
       return;
@@ -186,7 +193,13 @@ public final class BufferIds {
   private static List<IncludeLine> shifted(List<IncludeLine> list, LineSource deck, int first, int last, int count) {
     if (list == null) return null;
     for (IncludeLine il : list) {
-      if (il.line() + 1 >= first && il.line() < last) return null;
+      if (il.line() >= last) continue;
+      if (il.line() >= first) return null;
+      // One before the edit: its name may go on over continued lines into the edit (the lines
+      // before the edit are as they were).
+      int j = il.line();
+      while (j + 1 < first && IncludeLine.continued(deck, j)) j++;
+      if (j + 1 == first && IncludeLine.continued(deck, j)) return null;
     }
     for (int i = first; i < first + count && i < deck.lineCount(); i++) {
       if (org.nvimpam.deck.LineBytes.startsWith(deck.bytes(i), deck.start(i), deck.contentLength(i), INCLU)) return null;
@@ -202,8 +215,34 @@ public final class BufferIds {
 
   /** This deck's INCLU lines (read again after edits). */
   public List<IncludeLine> includes(LineSource deck) {
-    if (includes == null) includes = IncludeLine.of(deck);
+    if (includes == null) {
+      includes = IncludeLine.of(deck);
+      includesPos = -1;
+    }
     return includes;
+  }
+
+  private List<IncludeLine> includesRead; // a read of the INCLU lines in steps: those of [0, includesPos)
+  private int includesPos = -1; // -1: none under way
+
+  /**
+   * Reads about {@code lines} more lines for the INCLU lines, so that the buffer's lock is let go
+   * between steps (a 10M-line deck: a quarter of a second); true once {@link #includes} has them.
+   * Edits between steps are followed, or start the read over where they touch an INCLU line.
+   */
+  public boolean includesStep(LineSource deck, int lines) {
+    if (includes != null) return true;
+    if (includesPos < 0) {
+      includesRead = new java.util.ArrayList<>();
+      includesPos = 0;
+    }
+    int n = deck.lineCount();
+    includesPos = IncludeLine.read(deck, includesPos, (int) Math.min(n, (long) includesPos + Math.max(1, lines)), includesRead);
+    if (includesPos < n) return false;
+    includes = includesRead;
+    includesRead = null;
+    includesPos = -1;
+    return true;
   }
 
   /**

@@ -152,6 +152,45 @@ class IdIndexTest {
     }
   }
 
+  private static String includeLine(SplittableRandom r) {
+    return switch (r.nextInt(5)) {
+      case 0 -> "INCLU / part" + r.nextInt(9) + ".inc";
+      case 1 -> String.format("%-80s&", "INCLU / long" + r.nextInt(9)); // continued on the next line
+      case 2 -> "name" + r.nextInt(9) + ".inc";
+      default -> node(1 + r.nextInt(30));
+    };
+  }
+
+  @Test
+  void aReadOfTheIncludeLinesInStepsFollowsTheEditsBetweenItsSteps() {
+    SplittableRandom r = new SplittableRandom(17);
+    for (int round = 0; round < 500; round++) {
+      List<String> lines = new ArrayList<>();
+      int n0 = 1 + r.nextInt(40);
+      for (int i = 0; i < n0; i++) lines.add(includeLine(r));
+      Deck deck = Deck.of(Lines.ofLatin1(lines.toArray(String[]::new)));
+      BufferIds ids = new BufferIds();
+      int edits = 0;
+      while (!ids.includesStep(deck, 1 + r.nextInt(4))) {
+        while (r.nextInt(2) == 0 && lines.size() > 1) {
+          int n = lines.size();
+          int first = r.nextInt(n);
+          int last = Math.min(n, first + r.nextInt(3));
+          int count = r.nextInt(3);
+          String[] repl = new String[count];
+          for (int k = 0; k < count; k++) repl[k] = includeLine(r);
+          for (int k = first; k < last; k++) lines.remove(first);
+          for (int k = 0; k < count; k++) lines.add(first + k, repl[k]);
+          deck.replace(first, last, Lines.ofLatin1(repl));
+          ids.edited(deck, first, last, count);
+          edits++;
+        }
+      }
+      Deck fresh = Deck.of(Lines.ofLatin1(lines.toArray(String[]::new)));
+      assertEquals(org.nvimpam.deck.IncludeLine.of(fresh), ids.includes(deck), "round " + round + ", " + edits + " edits: " + lines);
+    }
+  }
+
   /** A random edit of a few lines, to the list, the deck and the index. */
   private static void edit(SplittableRandom r, List<String> lines, Deck deck, BufferIds ids) {
     int n = lines.size();

@@ -60,6 +60,6 @@ public record IncludeLine(int line, int from, int to, String name) {
       }
       if (!t.isEmpty()) out.add(new IncludeLine(first, s, Math.max(e, s + 1), t));
     }
-    return Math.max(i, to);
+    return i;
   }
 }

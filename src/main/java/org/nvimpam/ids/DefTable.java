@@ -17,8 +17,8 @@ public final class DefTable {
   private byte[] kinds = new byte[64];
   private int size;
   private IdCounts counts = new IdCounts();
-  // A build in steps counts what it reads as it goes: counting 4.6M definitions in its last step
-  // held the buffer's lock for a quarter of a second at 10M lines.
+  // A build in steps counts what it reads as it goes: in its last step, the count of all of them
+  // (4.6M at 10M lines) held the buffer's lock longest.
   private IdCounts nCounts = new IdCounts();
   private int nDuplicated;
   private long generation; // bumped whenever the set of defined keys (or their counts) changes

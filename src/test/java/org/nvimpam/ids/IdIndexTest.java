@@ -92,23 +92,35 @@ class IdIndexTest {
     }
   }
 
+  /** A random deck of 3 to 62 lines, into {@code lines} too. */
+  private static Deck randomDeck(SplittableRandom r, List<String> lines) {
+    lines.add("INPUTVERSION 2011");
+    int n0 = 2 + r.nextInt(60);
+    for (int i = 0; i < n0; i++) lines.add(randomLine(r));
+    return Deck.of(Lines.ofLatin1(lines.toArray(String[]::new)));
+  }
+
+  /** Runs {@code step} with 1-5 lines until it is done, with random edits between; the edits made. */
+  private static int stepsWithEdits(SplittableRandom r, List<String> lines, Deck deck, BufferIds ids,
+      java.util.function.IntPredicate step) {
+    int edits = 0;
+    while (!step.test(1 + r.nextInt(5))) {
+      while (r.nextInt(2) == 0) {
+        edit(r, lines, deck, ids);
+        edits++;
+      }
+    }
+    return edits;
+  }
+
   @Test
   void aFirstBuildInStepsFollowsTheEditsBetweenItsSteps() {
     SplittableRandom r = new SplittableRandom(11);
     for (int round = 0; round < 400; round++) {
       List<String> lines = new ArrayList<>();
-      lines.add("INPUTVERSION 2011");
-      int n0 = 2 + r.nextInt(60);
-      for (int i = 0; i < n0; i++) lines.add(randomLine(r));
-      Deck deck = Deck.of(Lines.ofLatin1(lines.toArray(String[]::new)));
+      Deck deck = randomDeck(r, lines);
       BufferIds ids = new BufferIds();
-      int edits = 0;
-      while (!ids.buildStep(deck, 1 + r.nextInt(5))) {
-        while (r.nextInt(2) == 0) {
-          edit(r, lines, deck, ids);
-          edits++;
-        }
-      }
+      int edits = stepsWithEdits(r, lines, deck, ids, k -> ids.buildStep(deck, k));
       Deck fresh = Deck.of(Lines.ofLatin1(lines.toArray(String[]::new)));
       BufferIds want = new BufferIds();
       want.build(fresh);
@@ -127,20 +139,11 @@ class IdIndexTest {
     SplittableRandom r = new SplittableRandom(13);
     for (int round = 0; round < 400; round++) {
       List<String> lines = new ArrayList<>();
-      lines.add("INPUTVERSION 2011");
-      int n0 = 2 + r.nextInt(60);
-      for (int i = 0; i < n0; i++) lines.add(randomLine(r));
-      Deck deck = Deck.of(Lines.ofLatin1(lines.toArray(String[]::new)));
+      Deck deck = randomDeck(r, lines);
       BufferIds ids = new BufferIds();
       ids.build(deck);
       ids.tree(List.of(), List.of(), true, -1, deck);
-      int edits = 0;
-      while (!ids.checkStep(deck, 1 + r.nextInt(5))) {
-        while (r.nextInt(2) == 0) {
-          edit(r, lines, deck, ids);
-          edits++;
-        }
-      }
+      int edits = stepsWithEdits(r, lines, deck, ids, k -> ids.checkStep(deck, k));
       Deck fresh = Deck.of(Lines.ofLatin1(lines.toArray(String[]::new)));
       BufferIds want = new BufferIds();
       want.build(fresh);

@@ -27,7 +27,7 @@ public final class ColdStartBench {
    * One checkout's runs in ms; with a trace, when each phase of the start was reached, in ms after
    * the {@code :edit}, by phase in the order first seen ({@link org.nvimpam.nvim.StartTrace}).
    */
-  public record Row(Path root, double[] openMs, Map<String, List<Double>> phases) {}
+  public record Row(Path root, double[] openMs, double[] jvmCpuMs, double[] nvimCpuMs, Map<String, List<Double>> phases) {}
 
   public record Result(List<Row> rows, double[] editMs, double[] jvmMs) {}
 
@@ -46,6 +46,14 @@ public final class ColdStartBench {
           f:close()
         end
       end
+      -- CPU time of a process so far, in ms (/proc/PID/stat: utime and stime, in 1/100 s)
+      local function cpu(pid)
+        local st = pid and vim.fn.readfile('/proc/' .. pid .. '/stat')[1]
+        if not st then return -1 end
+        local f = vim.split(st:match('%%) (.*)'), ' ')
+        return (tonumber(f[12]) + tonumber(f[13])) * 10
+      end
+      local own0 = cpu(vim.fn.getpid())
       local t0 = uv.hrtime()
       vim.cmd('edit ' .. vim.fn.fnameescape(%s))
       local ok = true
@@ -53,11 +61,13 @@ public final class ColdStartBench {
         ok = vim.wait(30000, function() return require('nvimpam.folds').applied_tick(0) ~= nil end, 1)
       end
       local t1 = uv.hrtime()
+      local jvm = plugin and cpu(require('nvimpam.host').pid()) or -1
+      local own = cpu(vim.fn.getpid()) - own0
       mark('edit', t0)
       mark('folds in place', t1)
       local ms = (t1 - t0) / 1e6
       local cmd = plugin and require('nvimpam.host').jvm_command_line() or {}
-      vim.fn.writefile({ ok and string.format('%%.3f', ms) or 'NO FOLDS', unpack(cmd) }, out)
+      vim.fn.writefile({ ok and string.format('%%.3f', ms) or 'NO FOLDS', jvm .. ' ' .. own, unpack(cmd) }, out)
       vim.cmd('qa!')
       """;
 
@@ -76,6 +86,8 @@ public final class ColdStartBench {
     List<Map<String, List<Double>>> phases = new ArrayList<>();
     for (int k = 0; k < roots.size(); k++) phases.add(new LinkedHashMap<>());
     double[][] open = new double[roots.size()][runs];
+    double[][] jvmCpu = new double[roots.size()][runs];
+    double[][] nvimCpu = new double[roots.size()][runs];
     double[] edit = new double[runs];
     double[] jvm = new double[runs];
     List<String> jvmCommand = null;
@@ -86,8 +98,11 @@ public final class ColdStartBench {
       for (int k = 0; k < roots.size(); k++) {
         List<String> got = once(tmp, roots.get(k), deck, true, traceFile);
         open[k][r] = parse(got.get(0), roots.get(k));
+        String[] cpu = got.get(1).split(" ");
+        jvmCpu[k][r] = Double.parseDouble(cpu[0]);
+        nvimCpu[k][r] = Double.parseDouble(cpu[1]);
         if (trace) addPhases(traceFile, phases.get(k));
-        if (k == roots.size() - 1) jvmCommand = got.subList(1, got.size()); // the last root's flags
+        if (k == roots.size() - 1) jvmCommand = got.subList(2, got.size()); // the last root's flags
       }
       edit[r] = parse(once(tmp, roots.get(0), deck, false, null).get(0), roots.get(0));
       jvm[r] = jvmStart(jvmCommand);
@@ -95,7 +110,7 @@ public final class ColdStartBench {
           Arrays.toString(column(open, r)), edit[r], jvm[r]));
     }
     List<Row> rows = new ArrayList<>();
-    for (int k = 0; k < roots.size(); k++) rows.add(new Row(roots.get(k), open[k], phases.get(k)));
+    for (int k = 0; k < roots.size(); k++) rows.add(new Row(roots.get(k), open[k], jvmCpu[k], nvimCpu[k], phases.get(k)));
     return new Result(rows, edit, jvm);
   }
 
@@ -189,6 +204,15 @@ public final class ColdStartBench {
     }
     out.println("| floor: Neovim's own :edit | " + spread(r.editMs()) + " | |");
     out.println("| floor: the JVM's bare start (-version) | " + spread(r.jvmMs()) + " | |");
+    // The CPU both processes spent from :edit to folds in place: divided by the cores, no open can be faster.
+    int cores = Runtime.getRuntime().availableProcessors();
+    for (Row row : r.rows()) {
+      double[] both = new double[row.openMs().length];
+      for (int i = 0; i < both.length; i++) both[i] = (row.jvmCpuMs()[i] + row.nvimCpuMs()[i]) / cores;
+      out.println(String.format(Locale.ROOT, "| CPU to folds, %s: JVM / Neovim | %s / %s | |", row.root(),
+          spread(row.jvmCpuMs()), spread(row.nvimCpuMs())));
+      out.println(String.format(Locale.ROOT, "| floor: that CPU on %d cores, %s | %s | |", cores, row.root(), spread(both)));
+    }
     if (r.rows().stream().allMatch(row -> row.phases().isEmpty())) return;
     out.println();
     StringBuilder head = new StringBuilder("| phase reached, ms after :edit (median) |");

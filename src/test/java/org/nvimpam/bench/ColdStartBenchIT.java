@@ -24,6 +24,8 @@ class ColdStartBenchIT {
     ColdStartBench.Row row = r.rows().get(0);
     assertEquals(1, row.openMs().length);
     assertTrue(row.openMs()[0] > 0, "open → folds " + row.openMs()[0]);
+    // a JVM cannot start in less than 10 ms of CPU; Neovim's :edit may take less than a tick
+    assertTrue(row.jvmCpuMs()[0] >= 10 && row.nvimCpuMs()[0] >= 0, "CPU " + row.jvmCpuMs()[0] + " / " + row.nvimCpuMs()[0]);
     Map<String, List<Double>> p = row.phases();
     for (String phase : List.of("JVM: main", "JVM: early read: folded", "JVM: attach", "JVM: loaded",
         "Neovim: folds in place")) {
@@ -36,5 +38,6 @@ class ColdStartBenchIT {
     ByteArrayOutputStream table = new ByteArrayOutputStream();
     ColdStartBench.print(r, new PrintStream(table, true, StandardCharsets.UTF_8));
     assertTrue(table.toString(StandardCharsets.UTF_8).contains("| JVM: early read: folded |"), table::toString);
+    assertTrue(table.toString(StandardCharsets.UTF_8).contains("| floor: that CPU on "), table::toString);
   }
 }

@@ -146,11 +146,43 @@ function M.cds_archive(major, jar, java)
     jst and jst.mtime.sec or 0)
 end
 
+--- How many archives of other jar builds and Java installations are kept (2.5 MB each).
+M.KEEP_ARCHIVES = 3
+
+-- Removes the archives but the KEEP_ARCHIVES newest: each jar build writes one of its own, and
+-- they piled up with every update of the plugin (437 of them, 1.1 GB, on a machine that built it often).
+local function prune_archives()
+  local dir = vim.fn.stdpath('cache')
+  local handle = uv.fs_scandir(dir)
+  local list = {}
+  while handle do
+    local name = uv.fs_scandir_next(handle)
+    if not name then
+      break
+    end
+    if name:match('^nvimpam%-.+%.jsa$') then
+      local st = uv.fs_stat(dir .. '/' .. name)
+      if st then
+        list[#list + 1] = { path = dir .. '/' .. name, mtime = st.mtime.sec }
+      end
+    end
+  end
+  table.sort(list, function(a, b)
+    return a.mtime > b.mtime
+  end)
+  for i = M.KEEP_ARCHIVES + 1, #list do
+    os.remove(list[i].path)
+  end
+end
+
 -- Class-data sharing: an archive per jar build and Java installation in stdpath('cache'), created
 -- on the first run and used by every later start. A missing or unusable archive only costs speed:
--- the JVM warns on stderr and starts without it.
+-- the JVM warns on stderr and starts without it. A start that writes a new one prunes the old ones.
 local function cds_args(major, jar, java)
   local archive = M.cds_archive(major, jar, java)
+  if not uv.fs_stat(archive) then
+    prune_archives()
+  end
   if major >= 19 then
     return { '-XX:+AutoCreateSharedArchive', '-XX:SharedArchiveFile=' .. archive }
   elseif uv.fs_stat(archive) then

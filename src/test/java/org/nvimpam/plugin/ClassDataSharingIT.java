@@ -40,6 +40,34 @@ class ClassDataSharingIT extends PluginTestBase {
   }
 
   @Test
+  void aStartThatWritesAnArchiveKeepsOnlyTheNewestOthers() throws Exception {
+    Path a = archive();
+    Files.deleteIfExists(a);
+    Path cache = a.getParent();
+    Files.createDirectories(cache);
+    long keep = (Long) lua("return require('nvimpam.host.java').KEEP_ARCHIVES");
+    java.util.List<Path> old = new java.util.ArrayList<>();
+    for (int k = 0; k < keep + 2; k++) { // older than any real one: these go first
+      Path f = cache.resolve("nvimpam-17-" + k + "-" + k + ".jsa");
+      Files.write(f, new byte[] {1});
+      Files.setLastModifiedTime(f, java.nio.file.attribute.FileTime.fromMillis(1_000_000_000_000L + k * 1000L));
+      old.add(f);
+    }
+    try {
+      assertDeckFolds();
+      long left;
+      try (var files = Files.list(cache)) {
+        left = files.filter(f -> f.getFileName().toString().matches("nvimpam-.+\\.jsa")).count();
+      }
+      assertTrue(left <= keep, left + " archives left of " + (keep + 2) + " and more");
+      assertTrue(Files.notExists(old.get(0)) && Files.notExists(old.get(1)), "the oldest went");
+    } finally {
+      lua("require('nvimpam.host').stop()");
+      for (Path f : old) Files.deleteIfExists(f);
+    }
+  }
+
+  @Test
   void anUnusableArchiveOnlyCostsSpeed() throws Exception {
     Path a = archive();
     Path kept = dir.resolve("kept.jsa");

@@ -38,19 +38,37 @@ end
 
 local version_cache = {}
 
--- A value kept in stdpath('cache')/`name` for `key` (what it was found for): the value, or nil
--- when the file holds none for that key.
-local function cached(name, key)
+-- Values kept in stdpath('cache')/`name`, a line with the key (what it was found for) and one
+-- with the value each, the newest first: several, for a machine with more than one Java or Neovim.
+local CACHED_KEYS = 8
+
+local function cached_lines(name)
   local ok, lines = pcall(vim.fn.readfile, vim.fn.stdpath('cache') .. '/' .. name)
-  if ok and lines[1] == key then
-    return lines[2]
+  return ok and lines or {}
+end
+
+-- The value kept for `key`, or nil when the file holds none for it.
+local function cached(name, key)
+  local lines = cached_lines(name)
+  for i = 1, #lines - 1, 2 do
+    if lines[i] == key then
+      return lines[i + 1]
+    end
   end
   return nil
 end
 
 local function cache(name, key, value)
+  local out = { key, value }
+  local lines = cached_lines(name)
+  for i = 1, #lines - 1, 2 do
+    if lines[i] ~= key and #out < 2 * CACHED_KEYS then
+      out[#out + 1] = lines[i]
+      out[#out + 1] = lines[i + 1]
+    end
+  end
   vim.fn.mkdir(vim.fn.stdpath('cache'), 'p')
-  pcall(vim.fn.writefile, { key, value }, vim.fn.stdpath('cache') .. '/' .. name)
+  pcall(vim.fn.writefile, out, vim.fn.stdpath('cache') .. '/' .. name)
 end
 
 -- Where the version of `java` is found without running it: the executable, its cache key, and the

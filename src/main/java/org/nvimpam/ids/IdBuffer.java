@@ -19,6 +19,18 @@ public interface IdBuffer {
   <T> T withIds(BiFunction<BufferIds, LineSource, T> f);
 
   /**
+   * Runs {@code step} with {@link #withIds} until it returns true, or the buffer is not live: long
+   * work in steps of {@link IdService#STEP_LINES}, the lock let go between them.
+   */
+  default void inSteps(BiFunction<BufferIds, LineSource, Boolean> step) {
+    while (true) {
+      Boolean done = withIds(step);
+      if (done == null || done) return;
+      betweenSteps();
+    }
+  }
+
+  /**
    * Called between two steps of long work under a buffer's lock (a whole check, a first index
    * build): the lock is not fair, and a thread that takes it again at once keeps an edit waiting
    * for all the steps (seconds at 10M lines). A millisecond lets the waiting thread in.

@@ -97,11 +97,7 @@ public final class IdService {
   static final int STEP_LINES = 50_000;
 
   private static void ensureBuilt(IdBuffer b) {
-    while (true) {
-      Boolean done = b.withIds((ids, deck) -> ids.buildStep(deck, STEP_LINES));
-      if (done == null || done) return;
-      IdBuffer.betweenSteps();
-    }
+    b.inSteps((ids, deck) -> ids.buildStep(deck, STEP_LINES));
   }
 
   // The checks ----------------------------------------------------------------------------------
@@ -146,11 +142,7 @@ public final class IdService {
       return null;
     });
     if (on) {
-      while (true) { // a whole check goes in steps: edits in between are never held up for long
-        Boolean done = b.withIds((ids, deck) -> ids.checkStep(deck, STEP_LINES));
-        if (done == null || done) break;
-        IdBuffer.betweenSteps();
-      }
+      b.inSteps((ids, deck) -> ids.checkStep(deck, STEP_LINES)); // edits in between are never held up for long
       b.withIds((ids, deck) -> {
         if (!ids.checkStep(deck, Integer.MAX_VALUE)) return null; // an edit came: finish it now
         out[0] = ids.changedSnapshot(deck, cap);

@@ -136,11 +136,7 @@ public final class IdTree {
 
   static List<IncludeLine> includesOf(Member m) {
     if (m.disk != null) return m.disk.includes();
-    while (true) { // a first read goes in steps: edits in between are never held up for long
-      Boolean done = m.live.withIds((ids, deck) -> ids.includesStep(deck, IdService.STEP_LINES));
-      if (done == null || done) break;
-      IdBuffer.betweenSteps();
-    }
+    m.live.inSteps((ids, deck) -> ids.includesStep(deck, IdService.STEP_LINES)); // a first read
     List<IncludeLine> l = m.live.withIds((ids, deck) -> List.copyOf(ids.includes(deck)));
     return l == null ? List.of() : l;
   }

@@ -198,12 +198,13 @@ end
 -- the JVM warns on stderr and starts without it. A start that writes a new one prunes the old ones.
 local function cds_args(major, jar, java)
   local archive = M.cds_archive(major, jar, java)
-  if not uv.fs_stat(archive) then
+  local exists = uv.fs_stat(archive) ~= nil
+  if not exists then
     prune_archives()
   end
   if major >= 19 then
     return { '-XX:+AutoCreateSharedArchive', '-XX:SharedArchiveFile=' .. archive }
-  elseif uv.fs_stat(archive) then
+  elseif exists then
     return { '-XX:SharedArchiveFile=' .. archive }
   else
     vim.fn.mkdir(vim.fn.stdpath('cache'), 'p')

@@ -3,7 +3,6 @@ package org.nvimpam.ids;
 import java.util.Arrays;
 import java.util.List;
 import org.nvimpam.deck.IncludeLine;
-import org.nvimpam.deck.CardLayout;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.DeckVersion;
 import org.nvimpam.deck.LineSource;
@@ -352,19 +351,17 @@ public final class BufferIds {
         at[4 * k] = li;
         at[4 * k + 1] = refs.from(i);
         at[4 * k + 2] = refs.to(i);
-        long key = refs.key(i);
-        m = where(table, refs.entry(i), refs.row(i), refs.field(i)) + IdKinds.describe(key)
-            + (refs.field(i) < 0 ? " (in the selection)" : "") + " is not defined";
+        m = IdMessages.undefined(table, refs.entry(i), refs.row(i), refs.field(i), refs.key(i));
         i++;
       } else {
         int d = dupDefs[j++];
         int line = defs.line(d);
         at[4 * k] = line;
         long key = defs.key(d);
-        int[] span = span(deck, line, key);
+        int[] span = IdMessages.span(deck, line, key);
         at[4 * k + 1] = span[0];
         at[4 * k + 2] = span[1];
-        m = word(deck, line) + IdKinds.describe(key) + " is defined " + count(key) + " times";
+        m = IdMessages.duplicate(deck, line, key, count(key));
       }
       at[4 * k + 3] = 1;
       messages[k] = m.getBytes(java.nio.charset.StandardCharsets.UTF_8);
@@ -384,43 +381,6 @@ public final class BufferIds {
   public void forgetSent() {
     sent = null;
   }
-
-  private static String where(CardLayouts table, int entry, int row, int field) {
-    CardLayout c = table.entry(entry);
-    if (row < 0 || field < 0) return c.word() + ": ";
-    return c.word() + " / " + c.rows().get(row).fields().get(field).name() + ": ";
-  }
-
-  private static String word(LineSource deck, int line) {
-    int s = IdScanner.cardStart(deck, line);
-    byte[] a = deck.bytes(s);
-    int off = deck.start(s);
-    int len = Math.min(6, deck.contentLength(s));
-    int e = len;
-    while (e > 0 && a[off + e - 1] == ' ') e--;
-    return new String(a, off, e, java.nio.charset.StandardCharsets.ISO_8859_1) + ": ";
-  }
-
-  /**
-   * The columns of the id of {@code key} on its defining line: the first place its digits stand
-   * (not inside a longer number), or its title after column 8 (past the keyword).
-   */
-  private static int[] span(LineSource deck, int line, long key) {
-    boolean named = IdKinds.named(IdKinds.kindOf(key));
-    byte[] text = named ? IdNames.bytes(IdKinds.idOf(key))
-        : Integer.toString(IdKinds.idOf(key)).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-    byte[] a = deck.bytes(line);
-    int off = deck.start(line);
-    int len = deck.contentLength(line);
-    for (int s = named ? 8 : 0; s + text.length <= len; s++) {
-      boolean ok = named || s == 0 || a[off + s - 1] < '0' || a[off + s - 1] > '9';
-      for (int k = 0; ok && k < text.length; k++) ok = a[off + s + k] == text[k];
-      int e = s + text.length;
-      if (ok && (named || e == len || a[off + e] < '0' || a[off + e] > '9')) return new int[] {s, e};
-    }
-    return new int[] {0, Math.min(len, 8)};
-  }
-
 
   /** Heap held by the index (definitions, problems). */
   public long heapBytes() {

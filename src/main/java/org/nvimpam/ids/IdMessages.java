@@ -24,10 +24,16 @@ public final class IdMessages {
 
   /** A definition of {@code key} on {@code line}, one of {@code count} in the tree. */
   public static String duplicate(LineSource deck, int line, long key, int count) {
-    return word(deck, line) + IdKinds.describe(key) + " is defined " + count + " times";
+    return duplicate(word(deck, line), key, count);
   }
 
-  private static String word(LineSource deck, int line) {
+  /** As {@link #duplicate(LineSource, int, long, int)}, {@code word} the {@link #word} of its line. */
+  public static String duplicate(String word, long key, int count) {
+    return word + IdKinds.describe(key) + " is defined " + count + " times";
+  }
+
+  /** The header word of the card holding {@code line}, with ": " after it. */
+  public static String word(LineSource deck, int line) {
     int s = IdScanner.cardStart(deck, line);
     byte[] a = deck.bytes(s);
     int off = deck.start(s);

@@ -136,7 +136,7 @@ public final class IdService {
     int cap = ws.maxDiagnostics();
     Object[] out = new Object[2];
     b.withIds((ids, deck) -> {
-      boolean standalone = root == b && org.nvimpam.deck.DeckVersion.declared(deck) < 0 && tree.members().size() == 1;
+      boolean standalone = root == b && org.nvimpam.deck.DeckVersion.fragment(deck); // as `check` without --top
       ids.tree(foreign, problems, !standalone, inherited, deck);
       if (!on) ids.forgetSent();
       return null;

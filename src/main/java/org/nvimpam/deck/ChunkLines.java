@@ -3,30 +3,52 @@ package org.nvimpam.deck;
 /**
  * Lines of consecutive {@link DeckChunk}s as one {@link LineSource}, read in place: a piece of a
  * file streamed by {@link DeckFile#read(java.nio.file.Path, long, boolean, DeckFile.ChunkSink)},
- * from line {@code from[0]} of the first chunk to line {@code to} (exclusive) of the last. Not
- * thread-safe (it remembers the chunk read last).
+ * from line {@code from[0]} of the first chunk to line {@code to} (exclusive) of the last.
  */
 public final class ChunkLines implements LineSource {
-  private final DeckChunk[] chunks;
-  private final int[] from; // the first line of each chunk in the piece
-  private final int[] first; // the piece's line of each chunk's first line in it
   private final int count;
-  private int k; // the chunk of the line read last
+  private final int[] offs; // the lines' places, copied flat: a read is two array loads
+  private final int[] lens;
+  private final byte[][] runSeg; // runs of lines in one segment: their segment
+  private final int[] runEnd; // and the piece's line after each run
 
   /**
    * Lines {@code [from[i], its count)} of each chunk {@code chunks[i]} but the last, and lines
    * {@code [from[last], to)} of the last.
    */
   public ChunkLines(DeckChunk[] chunks, int[] from, int to) {
-    this.chunks = chunks;
-    this.from = from;
-    this.first = new int[chunks.length];
     int n = 0;
+    int runs = 0;
     for (int i = 0; i < chunks.length; i++) {
-      first[i] = n;
       n += (i == chunks.length - 1 ? to : chunks[i].count) - from[i];
+      runs += chunks[i].segments.length;
     }
-    this.count = n;
+    count = n;
+    offs = new int[n];
+    lens = new int[n];
+    byte[][] seg = new byte[runs + 1][];
+    int[] end = new int[runs + 1];
+    int r = 0;
+    int at = 0;
+    for (int i = 0; i < chunks.length; i++) {
+      DeckChunk c = chunks[i];
+      int a = from[i];
+      int b = i == chunks.length - 1 ? to : c.count;
+      System.arraycopy(c.offs, a, offs, at, b - a);
+      System.arraycopy(c.lens, a, lens, at, b - a);
+      for (int s = 0; s < c.segments.length; s++) {
+        int lo = Math.max(a, c.segmentFirstLine[s]);
+        int hi = Math.min(b, s + 1 < c.segments.length ? c.segmentFirstLine[s + 1] : c.count);
+        if (hi <= lo) continue;
+        seg[r] = c.segments[s];
+        end[r++] = at + hi - a;
+      }
+      at += b - a;
+    }
+    seg[r] = null;
+    end[r++] = Integer.MAX_VALUE; // a sentinel: the search below never runs past it
+    runSeg = seg;
+    runEnd = end;
   }
 
   /** The lines of one chunk. */
@@ -51,17 +73,6 @@ public final class ChunkLines implements LineSource {
     return s[j];
   }
 
-  /** The chunk's line of piece line {@code i}; sets {@link #k}. */
-  private int at(int i) {
-    int j = k;
-    if (i < first[j] || (j + 1 < first.length && i >= first[j + 1])) {
-      j = first.length - 1;
-      while (first[j] > i) j--;
-      k = j;
-    }
-    return i - first[j] + from[j];
-  }
-
   @Override
   public int lineCount() {
     return count;
@@ -69,19 +80,19 @@ public final class ChunkLines implements LineSource {
 
   @Override
   public byte[] bytes(int i) {
-    int line = at(i);
-    return segment(chunks[k], line);
+    if (i < runEnd[0]) return runSeg[0];
+    int r = 1;
+    while (i >= runEnd[r]) r++;
+    return runSeg[r];
   }
 
   @Override
   public int start(int i) {
-    int line = at(i);
-    return chunks[k].offs[line];
+    return offs[i];
   }
 
   @Override
   public int length(int i) {
-    int line = at(i);
-    return chunks[k].lens[line];
+    return lens[i];
   }
 }

@@ -6,6 +6,7 @@ import org.nvimpam.deck.IncludeLine;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.DeckVersion;
 import org.nvimpam.deck.LineSource;
+import org.nvimpam.deck.ProblemCode;
 import org.nvimpam.deck.ProblemItems;
 
 /**
@@ -35,7 +36,7 @@ public final class BufferIds {
   private ProblemItems sent;
 
   /** A problem of the include tree on one of this deck's lines. */
-  public record TreeProblem(int line, int from, int to, String message) {}
+  public record TreeProblem(int line, int from, int to, ProblemCode code, String message) {}
 
   public boolean built() {
     return built;
@@ -332,6 +333,7 @@ public final class BufferIds {
     int n = Math.min(cap, refs.size() + dupLines.length + treeProblems.size());
     int[] at = new int[4 * n];
     byte[][] messages = new byte[n][];
+    ProblemCode[] codes = new ProblemCode[n];
     int i = 0;
     int j = 0;
     int t = 0;
@@ -347,11 +349,13 @@ public final class BufferIds {
         at[4 * k + 1] = p.from();
         at[4 * k + 2] = p.to();
         m = p.message();
+        codes[k] = p.code();
       } else if (li <= lj) {
         at[4 * k] = li;
         at[4 * k + 1] = refs.from(i);
         at[4 * k + 2] = refs.to(i);
         m = IdMessages.undefined(table, refs.entry(i), refs.row(i), refs.field(i), refs.key(i));
+        codes[k] = ProblemCode.ID_UNDEFINED;
         i++;
       } else {
         int d = dupDefs[j++];
@@ -362,11 +366,12 @@ public final class BufferIds {
         at[4 * k + 1] = span[0];
         at[4 * k + 2] = span[1];
         m = IdMessages.duplicate(deck, line, key, count(key));
+        codes[k] = ProblemCode.ID_DUPLICATE;
       }
       at[4 * k + 3] = 1;
       messages[k] = m.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
-    return new ProblemItems(total, at, messages);
+    return new ProblemItems(total, at, messages, codes);
   }
 
   /** The snapshot to send, or null when Neovim already shows exactly it. */

@@ -29,7 +29,7 @@ class CheckIT extends PluginTestBase {
     nvim.command("filetype on").join();
   }
 
-  /** What {@code check --format json} says of {@code deck}, as "lnum:col-end severity message" (0-based, as vim.diagnostic). */
+  /** What {@code check --format json} says of {@code deck}, as "lnum:col-end severity message [code]" (0-based, as vim.diagnostic). */
   private static List<String> check(Path deck) {
     CheckCommandTest.Run r = CheckCommandTest.run("check", "--format", "json", deck.toString());
     assertTrue(r.code() < 2, r.err());
@@ -37,20 +37,20 @@ class CheckIT extends PluginTestBase {
     for (Object o : (List<?>) Json.parse(r.out())) {
       Map<?, ?> p = (Map<?, ?>) o;
       assertEquals(deck.toString(), p.get("file"), "a deck without includes");
-      out.add(String.format("%d:%d-%d %d %s", (Long) p.get("line") - 1, (Long) p.get("col") - 1, (Long) p.get("end_col") - 1,
-          "error".equals(p.get("severity")) ? 1 : 2, p.get("message")));
+      out.add(String.format("%d:%d-%d %d %s [%s]", (Long) p.get("line") - 1, (Long) p.get("col") - 1, (Long) p.get("end_col") - 1,
+          "error".equals(p.get("severity")) ? 1 : 2, p.get("message"), p.get("code")));
     }
     out.sort(null);
     return out;
   }
 
-  /** The plugin's diagnostics of the current buffer, fields and ids, once they equal {@code want} (or after 60 s). */
+  /** The plugin's diagnostics of the current buffer, fields and ids, with their codes, once they equal {@code want} (or after 60 s). */
   @SuppressWarnings("unchecked")
   private List<String> diagnostics(List<String> want) {
     String get = "local out = {} for _, name in ipairs({ 'nvimpam', 'nvimpam.refs' }) do "
         + "local ns = vim.api.nvim_create_namespace(name) "
         + "for _, d in ipairs(vim.diagnostic.get(0, { namespace = ns })) do "
-        + "out[#out + 1] = string.format('%d:%d-%d %d %s', d.lnum, d.col, d.end_col, d.severity, d.message) end end "
+        + "out[#out + 1] = string.format('%d:%d-%d %d %s [%s]', d.lnum, d.col, d.end_col, d.severity, d.message, tostring(d.code)) end end "
         + "table.sort(out) return out";
     long deadline = System.nanoTime() + 60_000_000_000L;
     List<String> d;

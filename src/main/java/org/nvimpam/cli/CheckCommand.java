@@ -116,6 +116,7 @@ public final class CheckCommand implements Callable<Integer> {
         for (Problem p : r.problems()) o.problem(display(deck, r.deck(), p.file()), p);
         errors += r.errors();
         warnings += r.warnings();
+        out.flush(); // the problems before the summary, where both go to one terminal
         err.println(summary(deck, r));
         err.flush();
       }
@@ -126,6 +127,50 @@ public final class CheckCommand implements Callable<Integer> {
     err.flush();
     if (status != 0) return status;
     return errors > 0 || (warningsAsErrors && warnings > 0) ? 1 : 0;
+  }
+
+  /** Set in the JVM {@link #relaunch} starts. */
+  static final String C1_ONLY = "nvimpam.check.c1";
+
+  /**
+   * Runs {@code check} in a second JVM that compiles with C1 only, as the plugin's JVM does, and
+   * returns its exit status; null to run here (not {@code check}, not started with {@code -jar},
+   * already relaunched, or the user chose the compilers). A check is one pass over every byte of
+   * a deck: C2's compiles of its loops cost more CPU than they save (a 10M-line deck: 8.6-8.9 s of
+   * CPU with both compilers, 6.8 s with C1 only, on the shared 2-core VM), far more than a JVM's
+   * start. The JVM options given to this one go to the other.
+   */
+  static Integer relaunch(String[] args) {
+    if (args.length == 0 || !"check".equals(args[0]) || System.getProperty(C1_ONLY) != null) return null;
+    ProcessHandle.Info info = ProcessHandle.current().info();
+    if (info.command().isEmpty() || info.arguments().isEmpty()) return null;
+    List<String> cmd = new ArrayList<>();
+    cmd.add(info.command().get());
+    String[] jvm = info.arguments().get();
+    int i = 0;
+    for (; i < jvm.length && !"-jar".equals(jvm[i]); i++) {
+      if (jvm[i].contains("TieredStopAtLevel") || jvm[i].contains("TieredCompilation")) return null;
+      cmd.add(jvm[i]);
+    }
+    if (i + 1 >= jvm.length) return null;
+    cmd.add("-XX:TieredStopAtLevel=1");
+    cmd.add("-D" + C1_ONLY + "=true");
+    cmd.add("-jar");
+    cmd.add(jvm[i + 1]);
+    cmd.addAll(List.of(args));
+    Process p;
+    try {
+      p = new ProcessBuilder(cmd).inheritIO().start();
+    } catch (IOException e) {
+      return null; // this JVM does it
+    }
+    try {
+      return p.waitFor();
+    } catch (InterruptedException e) {
+      p.destroy();
+      Thread.currentThread().interrupt();
+      return 130;
+    }
   }
 
   private int usage(PrintWriter err, String why) {

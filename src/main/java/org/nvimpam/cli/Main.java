@@ -26,7 +26,8 @@ public final class Main {
     if (javaFeature() >= 24 && System.getProperty("msgpack.universal-buffer") == null) {
       System.setProperty("msgpack.universal-buffer", "true");
     }
-    System.exit(serve != null ? serve.call() : run(args));
+    Integer checked = serve == null ? CheckCommand.relaunch(args) : null;
+    System.exit(serve != null ? serve.call() : checked != null ? checked : run(args));
   }
 
   /** The Java feature version; not Runtime.version(), whose parse costs a cold start 15 ms. */

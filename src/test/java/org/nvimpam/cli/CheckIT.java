@@ -155,6 +155,21 @@ class CheckIT extends PluginTestBase {
     assertEquals(2L, lua("return #vim.fn.getqflist()"), "the summary on stderr is left out");
   }
 
+  @Test
+  void theJarChecksInAJvmWithC1OnlyAndKeepsOutputAndExitStatus() throws Exception {
+    Path deck = dir.resolve("deck.pc");
+    Files.writeString(deck, String.join("\n", CheckCommandTest.V, CheckCommandTest.node("2x", "0."), ""), StandardCharsets.ISO_8859_1);
+    Path jar = Path.of(EmbeddedNvim.jar());
+    Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar.toString(),
+        "check", "--format", "json", deck.toString()).redirectErrorStream(false).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(1, p.waitFor(), err);
+    assertEquals("field-int", ((Map<?, ?>) ((List<?>) Json.parse(out)).get(0)).get("code"));
+    assertTrue(err.startsWith(deck + ": 1 error"), err);
+    assertEquals(null, CheckCommand.relaunch(new String[] {"folds", "x.pc"}), "only check");
+  }
+
   private static String luaString(String s) {
     return "'" + s.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n").replace("\t", "\\t") + "'";
   }

@@ -91,12 +91,12 @@ end
 function M.entries(buf, items, total, source, summary)
   local count = api.nvim_buf_line_count(buf)
   local list = {}
-  local n = math.floor(#items / 5)
+  local n = math.floor(#items / 6)
   for k = 0, n - 1 do
-    local b = 5 * k
+    local b = 6 * k
     local lnum = math.min(items[b + 1], count - 1)
     list[k + 1] = { lnum = lnum, end_lnum = lnum, col = items[b + 2], end_col = items[b + 3],
-      severity = items[b + 4], message = items[b + 5], source = source }
+      severity = items[b + 4], message = items[b + 5], code = items[b + 6], source = source }
   end
   if type(total) ~= 'number' then
     total = n
@@ -109,8 +109,8 @@ function M.entries(buf, items, total, source, summary)
 end
 
 --- Sets the diagnostics of `buf` (called by the JVM through nvim_exec_lua): `items` is a flat
---- list { lnum, col, end_col, severity, message, lnum, ... } (0-based lines and byte columns, end
---- exclusive; severity 1 ERROR, 2 WARN), already capped; `total` the number of problems in the
+--- list { lnum, col, end_col, severity, message, code, lnum, ... } (0-based lines and byte columns,
+--- end exclusive; severity 1 ERROR, 2 WARN; code as :help nvimpam-codes lists), already capped; `total` the number of problems in the
 --- whole deck. Lines past the buffer's end are put on its last line; when total exceeds the items,
 --- an INFO diagnostic on line 0 says so. Ignored, and the namespace reset, when checks are off
 --- (setup{ checks = false } or b:nvimpam_checks = false).
@@ -146,8 +146,8 @@ end
 ---@return table[]
 function M.qf_items(buf, items)
   local out = {}
-  for k = 0, math.floor(#items / 5) - 1 do
-    local b = 5 * k
+  for k = 0, math.floor(#items / 6) - 1 do
+    local b = 6 * k
     out[k + 1] = { bufnr = buf, lnum = items[b + 1] + 1, col = items[b + 2] + 1, end_col = items[b + 3] + 1,
       type = items[b + 4] == 2 and 'W' or 'E', text = items[b + 5] }
   end
@@ -162,7 +162,7 @@ function M.check(buf)
   local host = require('nvimpam.host')
   local answer = host.wait('check', { buf }, ':NvimpamCheck', buf)
   local items = answer.items or {}
-  local total = answer.total or math.floor(#items / 5)
+  local total = answer.total or math.floor(#items / 6)
   local qf = M.qf_items(buf, items)
   local title
   if total > #qf then

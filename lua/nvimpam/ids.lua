@@ -30,7 +30,7 @@ local bufnr = require('nvimpam.buf').nr
 -- Diagnostics --------------------------------------------------------------------------------
 
 --- Sets the cross-reference diagnostics of `buf` (called by the JVM through nvim_exec_lua):
---- `items` is a flat list { lnum, col, end_col, severity, message, ... } (0-based), already
+--- `items` is a flat list { lnum, col, end_col, severity, message, code, ... } (0-based), already
 --- capped at max_diagnostics; `total` the number of problems in the whole deck. When total exceeds
 --- the items, an INFO diagnostic on line 0 says so.
 ---@param buf integer

@@ -7,7 +7,7 @@ import java.io.IOException;
  * …]}}, one result object per line. Times have at most 3 decimals; a time that was not measured is
  * {@code null}.
  */
-final class ReportJson {
+public final class ReportJson {
   private ReportJson() {}
 
   static void write(BenchReport report, Appendable out) throws IOException {
@@ -45,7 +45,7 @@ final class ReportJson {
   }
 
   /** A JSON string literal: quotes, backslashes and control characters escaped. */
-  static void string(String s, Appendable out) throws IOException {
+  public static void string(String s, Appendable out) throws IOException {
     out.append('"');
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);

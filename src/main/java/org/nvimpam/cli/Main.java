@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
     versionProvider = VersionProvider.class,
     description = "Folding for PAM-CRASH input decks in Neovim.",
     subcommands = {CommandLine.HelpCommand.class, ServeCommand.class, FoldsCommand.class, GenCommand.class, BenchCommand.class,
-      BenchOpenCommand.class, BenchColdCommand.class, BenchCellsCommand.class, BenchIdsCommand.class, SoakCommand.class})
+      BenchOpenCommand.class, BenchColdCommand.class, BenchCellsCommand.class, BenchIdsCommand.class, SoakCommand.class, CheckCommand.class})
 public final class Main {
   private Main() {}
 
@@ -26,7 +26,8 @@ public final class Main {
     if (javaFeature() >= 24 && System.getProperty("msgpack.universal-buffer") == null) {
       System.setProperty("msgpack.universal-buffer", "true");
     }
-    System.exit(serve != null ? serve.call() : run(args));
+    Integer checked = serve == null ? CheckCommand.relaunch(args) : null;
+    System.exit(serve != null ? serve.call() : checked != null ? checked : run(args));
   }
 
   /** The Java feature version; not Runtime.version(), whose parse costs a cold start 15 ms. */

@@ -144,6 +144,29 @@ public final class DeckProblems {
     return all.severity(p);
   }
 
+  /** The code of problem {@code p}. */
+  public ProblemCode code(int p) {
+    return switch (all.kind(p)) {
+      case ProblemList.TAB -> ProblemCode.TAB;
+      case ProblemList.PAST80 -> ProblemCode.PAST_80;
+      case ProblemList.BLANK -> ProblemCode.FIELD_BLANK;
+      case ProblemList.RUNS -> ProblemCode.FIELD_RUNS_INTO;
+      case ProblemList.FORM -> formCode(table.entry(all.entry(p)).rows().get(all.row(p)).fields().get(all.field(p)).type());
+      default -> throw new IllegalStateException("no code for problem kind " + all.kind(p));
+    };
+  }
+
+  private static ProblemCode formCode(FieldType type) {
+    return switch (type) {
+      case INT, INT_OR_BLANK -> ProblemCode.FIELD_INT;
+      case FLOAT -> ProblemCode.FIELD_FLOAT;
+      case FLAGS -> ProblemCode.FIELD_FLAGS;
+      case CHOICE -> ProblemCode.FIELD_CHOICE;
+      case CONT -> ProblemCode.FIELD_CONT;
+      default -> throw new IllegalStateException("a " + type.token() + " field has no form problem");
+    };
+  }
+
   /** The message of problem {@code p}, made from the deck's bytes (which must be those checked). */
   public byte[] message(int p, LineSource deck) {
     return message(all, p, deck);

@@ -8,6 +8,7 @@ public final class DeckVersion {
   /** How far the declaration is looked for; lua/nvimpam/rows.lua looks as far. */
   public static final int SCAN_LINES = 200;
   private static final byte[] WORD = LineBytes.ascii("INPUTVERSION");
+  private static final byte[] RUNEND = LineBytes.ascii("RUNEND");
 
   private DeckVersion() {}
 
@@ -23,5 +24,21 @@ public final class DeckVersion {
       }
     }
     return -1;
+  }
+
+  /**
+   * Whether the deck has no control section (neither INPUTVERSION nor RUNEND among its first
+   * {@link #SCAN_LINES} lines): an include fragment, whose references may point to ids the decks
+   * that include it define.
+   */
+  public static boolean fragment(LineSource src) {
+    int n = Math.min(SCAN_LINES, src.lineCount());
+    for (int i = 0; i < n; i++) {
+      byte[] a = src.bytes(i);
+      int off = src.start(i);
+      int len = src.contentLength(i);
+      if (LineBytes.startsWith(a, off, len, WORD) || LineBytes.startsWith(a, off, len, RUNEND)) return false;
+    }
+    return true;
   }
 }

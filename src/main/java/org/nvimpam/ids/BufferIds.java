@@ -3,10 +3,10 @@ package org.nvimpam.ids;
 import java.util.Arrays;
 import java.util.List;
 import org.nvimpam.deck.IncludeLine;
-import org.nvimpam.deck.CardLayout;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.DeckVersion;
 import org.nvimpam.deck.LineSource;
+import org.nvimpam.deck.ProblemCode;
 import org.nvimpam.deck.ProblemItems;
 
 /**
@@ -36,7 +36,7 @@ public final class BufferIds {
   private ProblemItems sent;
 
   /** A problem of the include tree on one of this deck's lines. */
-  public record TreeProblem(int line, int from, int to, String message) {}
+  public record TreeProblem(int line, int from, int to, ProblemCode code, String message) {}
 
   public boolean built() {
     return built;
@@ -333,6 +333,7 @@ public final class BufferIds {
     int n = Math.min(cap, refs.size() + dupLines.length + treeProblems.size());
     int[] at = new int[4 * n];
     byte[][] messages = new byte[n][];
+    ProblemCode[] codes = new ProblemCode[n];
     int i = 0;
     int j = 0;
     int t = 0;
@@ -348,28 +349,29 @@ public final class BufferIds {
         at[4 * k + 1] = p.from();
         at[4 * k + 2] = p.to();
         m = p.message();
+        codes[k] = p.code();
       } else if (li <= lj) {
         at[4 * k] = li;
         at[4 * k + 1] = refs.from(i);
         at[4 * k + 2] = refs.to(i);
-        long key = refs.key(i);
-        m = where(table, refs.entry(i), refs.row(i), refs.field(i)) + IdKinds.describe(key)
-            + (refs.field(i) < 0 ? " (in the selection)" : "") + " is not defined";
+        m = IdMessages.undefined(table, refs.entry(i), refs.row(i), refs.field(i), refs.key(i));
+        codes[k] = ProblemCode.ID_UNDEFINED;
         i++;
       } else {
         int d = dupDefs[j++];
         int line = defs.line(d);
         at[4 * k] = line;
         long key = defs.key(d);
-        int[] span = span(deck, line, key);
+        int[] span = IdMessages.span(deck, line, key);
         at[4 * k + 1] = span[0];
         at[4 * k + 2] = span[1];
-        m = word(deck, line) + IdKinds.describe(key) + " is defined " + count(key) + " times";
+        m = IdMessages.duplicate(deck, line, key, count(key));
+        codes[k] = ProblemCode.ID_DUPLICATE;
       }
       at[4 * k + 3] = 1;
       messages[k] = m.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
-    return new ProblemItems(total, at, messages);
+    return new ProblemItems(total, at, messages, codes);
   }
 
   /** The snapshot to send, or null when Neovim already shows exactly it. */
@@ -384,43 +386,6 @@ public final class BufferIds {
   public void forgetSent() {
     sent = null;
   }
-
-  private static String where(CardLayouts table, int entry, int row, int field) {
-    CardLayout c = table.entry(entry);
-    if (row < 0 || field < 0) return c.word() + ": ";
-    return c.word() + " / " + c.rows().get(row).fields().get(field).name() + ": ";
-  }
-
-  private static String word(LineSource deck, int line) {
-    int s = IdScanner.cardStart(deck, line);
-    byte[] a = deck.bytes(s);
-    int off = deck.start(s);
-    int len = Math.min(6, deck.contentLength(s));
-    int e = len;
-    while (e > 0 && a[off + e - 1] == ' ') e--;
-    return new String(a, off, e, java.nio.charset.StandardCharsets.ISO_8859_1) + ": ";
-  }
-
-  /**
-   * The columns of the id of {@code key} on its defining line: the first place its digits stand
-   * (not inside a longer number), or its title after column 8 (past the keyword).
-   */
-  private static int[] span(LineSource deck, int line, long key) {
-    boolean named = IdKinds.named(IdKinds.kindOf(key));
-    byte[] text = named ? IdNames.bytes(IdKinds.idOf(key))
-        : Integer.toString(IdKinds.idOf(key)).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-    byte[] a = deck.bytes(line);
-    int off = deck.start(line);
-    int len = deck.contentLength(line);
-    for (int s = named ? 8 : 0; s + text.length <= len; s++) {
-      boolean ok = named || s == 0 || a[off + s - 1] < '0' || a[off + s - 1] > '9';
-      for (int k = 0; ok && k < text.length; k++) ok = a[off + s + k] == text[k];
-      int e = s + text.length;
-      if (ok && (named || e == len || a[off + e] < '0' || a[off + e] > '9')) return new int[] {s, e};
-    }
-    return new int[] {0, Math.min(len, 8)};
-  }
-
 
   /** Heap held by the index (definitions, problems). */
   public long heapBytes() {

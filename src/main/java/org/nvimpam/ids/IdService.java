@@ -123,10 +123,10 @@ public final class IdService {
     List<BufferIds.TreeProblem> problems = new ArrayList<>();
     for (IdTree.Problem p : tree.problems()) {
       if (p.in().live() == b) {
-        problems.add(new BufferIds.TreeProblem(p.at().line(), p.at().from(), p.at().to(), p.message()));
+        problems.add(new BufferIds.TreeProblem(p.at().line(), p.at().from(), p.at().to(), p.code(), p.message()));
       } else if (root == b) {
         String where = p.in().label() + " line " + (p.at().line() + 1) + ": ";
-        problems.add(new BufferIds.TreeProblem(p.top().line(), p.top().from(), p.top().to(), where + p.message()));
+        problems.add(new BufferIds.TreeProblem(p.top().line(), p.top().from(), p.top().to(), p.code(), where + p.message()));
       }
     }
     problems.sort((x, y) -> Integer.compare(x.line(), y.line()));
@@ -136,7 +136,7 @@ public final class IdService {
     int cap = ws.maxDiagnostics();
     Object[] out = new Object[2];
     b.withIds((ids, deck) -> {
-      boolean standalone = root == b && org.nvimpam.deck.DeckVersion.declared(deck) < 0 && tree.members().size() == 1;
+      boolean standalone = root == b && org.nvimpam.deck.DeckVersion.fragment(deck); // as `check` without --top
       ids.tree(foreign, problems, !standalone, inherited, deck);
       if (!on) ids.forgetSent();
       return null;

@@ -1,20 +1,16 @@
 package org.nvimpam.ids;
 
-import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
-import org.nvimpam.deck.LineSource;
 import org.nvimpam.deck.IncludeLine;
+import org.nvimpam.deck.LineSource;
+import org.nvimpam.deck.ProblemCode;
 
 /**
- * A deck and the files it includes, nested, each once: live buffers where a buffer shows the file
- * (its text wins), else the file as on disk. A relative name resolves against the folder of the
- * file that names it, then against the folder of the tree's root deck. Problems (a file not
- * found, unreadable, binary, a cycle) are kept per INCLU line.
+ * A deck and the files it includes, nested, each once ({@link IncludeWalk}): live buffers where a
+ * buffer shows the file (its text wins), else the file as on disk. Problems (a file not found,
+ * unreadable, binary, a cycle) are kept per INCLU line.
  */
 public final class IdTree {
   /** One deck of the tree: a live buffer or a file read from disk. */
@@ -28,7 +24,7 @@ public final class IdTree {
    * A problem on INCLU line {@code at} of {@code in}; {@code top} is the root's INCLU line through
    * which {@code in} was reached ({@code at} itself in the root).
    */
-  public record Problem(Member in, IncludeLine at, IncludeLine top, String message) {}
+  public record Problem(Member in, IncludeLine at, IncludeLine top, ProblemCode code, String message) {}
 
   private final List<Member> members = new ArrayList<>();
   private final List<Problem> problems = new ArrayList<>();
@@ -83,55 +79,38 @@ public final class IdTree {
     IdTree t = new IdTree(v == null ? -1 : v);
     Member m = new Member(root.file(), root, null);
     t.members.add(m);
-    Set<Path> seen = new HashSet<>();
-    if (root.file() != null) seen.add(root.file());
-    List<Path> stack = new ArrayList<>();
-    t.walk(m, root.file() == null ? null : root.file().getParent(), buffers, files, seen, stack, 0, null);
-    return t;
-  }
+    IncludeWalk.walk(m, new IncludeWalk.Members<Member>() {
+      @Override
+      public Path path(Member x) {
+        return x.path;
+      }
 
-  private void walk(Member m, Path rootDir, Buffers buffers, IncludeFiles files, Set<Path> seen, List<Path> stack,
-      int depth, IncludeLine top) {
-    List<IncludeLine> lines = includesOf(m);
-    if (lines.isEmpty()) return;
-    stack.add(m.path);
-    Path dir = m.path == null ? rootDir : m.path.getParent();
-    for (IncludeLine il : lines) {
-      IncludeLine via = top == null ? il : top;
-      Path p = resolve(il.name(), dir, rootDir);
-      if (p == null) {
-        problems.add(new Problem(m, il, via, "include file " + il.name() + " not found"
-            + (dir == null ? "" : " (looked in " + dir + (rootDir != null && !rootDir.equals(dir) ? " and " + rootDir : "") + ")")));
-        continue;
+      @Override
+      public List<IncludeLine> includes(Member x) {
+        return includesOf(x);
       }
-      if (stack.contains(p)) {
-        StringBuilder chain = new StringBuilder();
-        for (int k = stack.indexOf(p); k < stack.size(); k++) chain.append(name(stack.get(k))).append(" -> ");
-        chain.append(name(p));
-        problems.add(new Problem(m, il, via, "include cycle: " + chain));
-        continue;
-      }
-      if (!seen.add(p)) continue;
-      IdBuffer live = buffers.showing(p);
-      Member next;
-      if (live != null) {
-        next = new Member(p, live, null);
-      } else {
-        IncludeFiles.Entry e = files.get(p, version);
-        if (e.error() != null) {
-          problems.add(new Problem(m, il, via, "include file " + il.name() + " " + e.error()));
-          continue;
+
+      @Override
+      public Member open(Path p) throws IncludeFiles.Unreadable {
+        IdBuffer live = buffers.showing(p);
+        Member next;
+        if (live != null) {
+          next = new Member(p, live, null);
+        } else {
+          IncludeFiles.Entry e = files.get(p, t.version);
+          if (e.error() != null) throw e.error();
+          next = new Member(p, null, e);
         }
-        next = new Member(p, null, e);
+        t.members.add(next);
+        return next;
       }
-      members.add(next);
-      if (depth < 64) walk(next, rootDir, buffers, files, seen, stack, depth + 1, via);
-    }
-    stack.remove(stack.size() - 1);
-  }
 
-  private static String name(Path p) {
-    return p == null ? "(buffer)" : String.valueOf(p.getFileName());
+      @Override
+      public void problem(Member in, IncludeLine at, IncludeLine top, ProblemCode code, String message) {
+        t.problems.add(new Problem(in, at, top, code, message));
+      }
+    });
+    return t;
   }
 
   static List<IncludeLine> includesOf(Member m) {
@@ -139,30 +118,6 @@ public final class IdTree {
     m.live.inSteps((ids, deck) -> ids.includesStep(deck, IdService.STEP_LINES)); // a first read
     List<IncludeLine> l = m.live.withIds((ids, deck) -> List.copyOf(ids.includes(deck)));
     return l == null ? List.of() : l;
-  }
-
-  /**
-   * Where an INCLU name points: absolute as written; relative, in {@code dir} (the folder of the
-   * file holding the line), else in {@code rootDir}; null when no such file exists (a name that is
-   * a folder or unreadable resolves, and is reported as what it is).
-   */
-  public static Path resolve(String name, Path dir, Path rootDir) {
-    Path p;
-    try {
-      p = Path.of(name);
-    } catch (InvalidPathException e) {
-      return null;
-    }
-    if (p.isAbsolute()) return Files.exists(p) ? p.normalize() : null;
-    if (dir != null) {
-      Path q = dir.resolve(p).normalize();
-      if (Files.exists(q)) return q;
-    }
-    if (rootDir != null) {
-      Path q = rootDir.resolve(p).normalize();
-      if (Files.exists(q)) return q;
-    }
-    return null;
   }
 
   /** Runs {@code f} on a member's deck and ids: a live buffer under its lock, a file as read. */

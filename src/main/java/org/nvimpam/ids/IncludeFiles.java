@@ -15,6 +15,7 @@ import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.Deck;
 import org.nvimpam.deck.DeckFile;
 import org.nvimpam.deck.DeckVersion;
+import org.nvimpam.deck.ProblemCode;
 
 /**
  * Include files read from disk, with the ids they define: read once, read again when their size
@@ -30,7 +31,21 @@ public final class IncludeFiles {
    * could not be read.
    */
   public record Entry(Path path, long modified, long bytes, Deck deck, DefTable defs, int version,
-      List<IncludeLine> includes, String error) {}
+      List<IncludeLine> includes, Unreadable error) {}
+
+  /** Why a file of the tree cannot be read as a deck, with the code of that problem. */
+  public static final class Unreadable extends Exception {
+    private final ProblemCode code;
+
+    Unreadable(ProblemCode code, String why) {
+      super(why, null, false, false);
+      this.code = code;
+    }
+
+    public ProblemCode code() {
+      return code;
+    }
+  }
 
   private final Map<Path, Entry> cache = new ConcurrentHashMap<>();
 
@@ -38,16 +53,11 @@ public final class IncludeFiles {
   public Entry get(Path p, int version) {
     BasicFileAttributes at;
     try {
-      at = Files.readAttributes(p, BasicFileAttributes.class);
-    } catch (NoSuchFileException e) {
+      at = attributes(p);
+    } catch (Unreadable e) {
       cache.remove(p);
-      return failed(p, "not found");
-    } catch (IOException | SecurityException e) {
-      cache.remove(p);
-      return failed(p, "cannot be read (" + e.getMessage() + ")");
+      return failed(p, 0, 0, e);
     }
-    if (at.isDirectory()) return failed(p, "is a folder, not a file");
-    if (!at.isRegularFile()) return failed(p, "is not a regular file"); // a FIFO would block the read
     long mtime = at.lastModifiedTime().toMillis();
     Entry e = cache.get(p);
     if (e != null && e.modified == mtime && e.bytes == at.size() && (e.error != null || e.version == versionOf(e, version))) {
@@ -58,31 +68,64 @@ public final class IncludeFiles {
     return e;
   }
 
+  /**
+   * The attributes of a file that may be a deck: a regular file of at most {@link #MAX_BYTES}, or
+   * why it is none (a FIFO would block the read, a core dump would fill the heap).
+   */
+  public static BasicFileAttributes attributes(Path p) throws Unreadable {
+    BasicFileAttributes at;
+    try {
+      at = Files.readAttributes(p, BasicFileAttributes.class);
+    } catch (NoSuchFileException e) {
+      throw new Unreadable(ProblemCode.INCLUDE_MISSING, "not found");
+    } catch (IOException | SecurityException e) {
+      throw new Unreadable(ProblemCode.INCLUDE_UNREADABLE, "cannot be read (" + e.getMessage() + ")");
+    }
+    if (at.isDirectory()) throw new Unreadable(ProblemCode.INCLUDE_UNREADABLE, "is a folder, not a file");
+    if (!at.isRegularFile()) throw new Unreadable(ProblemCode.INCLUDE_UNREADABLE, "is not a regular file");
+    if (at.size() > MAX_BYTES) throw new Unreadable(ProblemCode.INCLUDE_UNREADABLE, "is too big to read (" + at.size() + " bytes)");
+    return at;
+  }
+
+  /** {@link #attributes}, then a read of the file's first bytes: binary, or no permission to read. */
+  public static BasicFileAttributes readable(Path p) throws Unreadable {
+    BasicFileAttributes at = attributes(p);
+    try {
+      if (binary(p)) throw new Unreadable(ProblemCode.INCLUDE_BINARY, "is a binary file, not a deck");
+    } catch (AccessDeniedException e) {
+      throw new Unreadable(ProblemCode.INCLUDE_UNREADABLE, "cannot be read (permission denied)");
+    } catch (IOException e) {
+      throw new Unreadable(ProblemCode.INCLUDE_UNREADABLE, "cannot be read (" + e.getMessage() + ")");
+    }
+    return at;
+  }
+
   private static int versionOf(Entry e, int inherited) {
     int own = DeckVersion.declared(e.deck);
     return own > 0 ? own : inherited;
   }
 
-  private static Entry failed(Path p, String why) {
-    return new Entry(p, 0, 0, null, null, 0, List.of(), why);
+  private static Entry failed(Path p, long mtime, long size, Unreadable why) {
+    return new Entry(p, mtime, size, null, null, 0, List.of(), why);
   }
 
   private static Entry read(Path p, long mtime, long size, int version) {
-    if (size > MAX_BYTES) return new Entry(p, mtime, size, null, null, 0, List.of(), "is too big to read (" + size + " bytes)");
     try {
-      if (binary(p)) return new Entry(p, mtime, size, null, null, 0, List.of(), "is a binary file, not a deck");
+      readable(p);
       Deck deck = DeckFile.read(p, (int) Math.min(1 << 20, size / 40 + 16), size);
       int own = DeckVersion.declared(deck);
       int v = own > 0 ? own : version;
       DefTable defs = new DefTable();
       defs.build(deck, v, new IdScanner(CardLayouts.bundled()));
       return new Entry(p, mtime, size, deck, defs, v, IncludeLine.of(deck), null);
+    } catch (Unreadable e) {
+      return failed(p, mtime, size, e);
     } catch (AccessDeniedException e) {
-      return new Entry(p, mtime, size, null, null, 0, List.of(), "cannot be read (permission denied)");
+      return failed(p, mtime, size, new Unreadable(ProblemCode.INCLUDE_UNREADABLE, "cannot be read (permission denied)"));
     } catch (IOException e) {
-      return new Entry(p, mtime, size, null, null, 0, List.of(), "cannot be read (" + e.getMessage() + ")");
+      return failed(p, mtime, size, new Unreadable(ProblemCode.INCLUDE_UNREADABLE, "cannot be read (" + e.getMessage() + ")"));
     } catch (OutOfMemoryError e) {
-      return new Entry(p, mtime, size, null, null, 0, List.of(), "is too big for the JVM's heap");
+      return failed(p, mtime, size, new Unreadable(ProblemCode.INCLUDE_UNREADABLE, "is too big for the JVM's heap"));
     }
   }
 

@@ -103,14 +103,16 @@ final class BufferChecks {
     int n = (int) Math.min(cap, problems.total());
     int[] at = new int[4 * n];
     byte[][] messages = new byte[n][];
+    org.nvimpam.deck.ProblemCode[] codes = new org.nvimpam.deck.ProblemCode[n];
     for (int p = 0; p < n; p++) {
+      codes[p] = problems.code(p);
       at[4 * p] = problems.line(p);
       at[4 * p + 1] = problems.col(p);
       at[4 * p + 2] = problems.end(p);
       at[4 * p + 3] = problems.severity(p);
       messages[p] = problems.message(p, deck);
     }
-    return new ProblemItems(problems.total(), at, messages);
+    return new ProblemItems(problems.total(), at, messages, codes);
   }
 
   /** The snapshot to send, or null when Neovim already shows exactly it. */

@@ -33,14 +33,16 @@ class DiagnosticsLuaIT extends PluginTestBase {
   @Test
   void theFlatListBecomesDiagnosticsWithSourceNvimpam() throws IOException {
     open("");
-    set(List.of(0, 16, 32, 1, "NODE / X: \"-1263.9S\" is not a number", 1, 8, 16, 2, "dubious"), 2);
+    set(List.of(0, 16, 32, 1, "NODE / X: \"-1263.9S\" is not a number", "field-float", 1, 8, 16, 2, "dubious", "field-blank"), 2);
     assertEquals(List.of("0:16-32 1 nvimpam NODE / X: \"-1263.9S\" is not a number", "1:8-16 2 nvimpam dubious"), shown());
+    assertEquals(List.of("field-float", "field-blank"), lua("local out = {} for _, d in ipairs(vim.diagnostic.get(0, "
+        + "{ namespace = vim.api.nvim_create_namespace('nvimpam') })) do out[#out + 1] = d.code end return out"));
   }
 
   @Test
   void moreProblemsThanShownAddAnInfoOnTheFirstLine() throws IOException {
     open("");
-    set(List.of(1, 8, 16, 1, "NODE / IDNOD: \"2x\" is not an integer"), 1234);
+    set(List.of(1, 8, 16, 1, "NODE / IDNOD: \"2x\" is not an integer", "field-int"), 1234);
     assertEquals(List.of("0:0-0 3 nvimpam nvimpam: 1234 field problems, the first 1 shown; :NvimpamCheck lists them",
         "1:8-16 1 nvimpam NODE / IDNOD: \"2x\" is not an integer"), shown());
   }
@@ -48,15 +50,15 @@ class DiagnosticsLuaIT extends PluginTestBase {
   @Test
   void linesPastTheEndOfTheBufferGoOnItsLastLine() throws IOException {
     open("");
-    set(List.of(99, 0, 4, 1, "gone"), 1);
+    set(List.of(99, 0, 4, 1, "gone", "field-int"), 1);
     assertEquals(List.of("2:0-4 1 nvimpam gone"), shown());
   }
 
   @Test
   void aNewSetReplacesTheOldOne() throws IOException {
     open("");
-    set(List.of(0, 16, 32, 1, "first"), 1);
-    set(List.of(2, 0, 4, 1, "second"), 1);
+    set(List.of(0, 16, 32, 1, "first", "field-int"), 1);
+    set(List.of(2, 0, 4, 1, "second", "field-int"), 1);
     assertEquals(List.of("2:0-4 1 nvimpam second"), shown());
   }
 
@@ -64,16 +66,16 @@ class DiagnosticsLuaIT extends PluginTestBase {
   void checksOffInSetupIgnoreThemAndClearTheNamespace() throws IOException {
     open(", checks = false");
     lua("vim.diagnostic.set(vim.api.nvim_create_namespace('nvimpam'), 0, { { lnum = 0, col = 0, message = 'old' } })");
-    set(List.of(0, 16, 32, 1, "new"), 1);
+    set(List.of(0, 16, 32, 1, "new", "field-int"), 1);
     assertEquals(List.of(), shown());
   }
 
   @Test
   void checksOffForTheBufferIgnoreThemAndClearTheNamespace() throws IOException {
     open("");
-    set(List.of(0, 16, 32, 1, "first"), 1);
+    set(List.of(0, 16, 32, 1, "first", "field-int"), 1);
     lua("vim.b.nvimpam_checks = false");
-    set(List.of(0, 16, 32, 1, "second"), 1);
+    set(List.of(0, 16, 32, 1, "second", "field-int"), 1);
     assertEquals(List.of(), shown());
   }
 
@@ -82,7 +84,7 @@ class DiagnosticsLuaIT extends PluginTestBase {
     open("");
     // The JVM's answer to 'check', as it sends it: the deck's first problems and their total.
     lua("require('nvimpam.host').wait = function(method, args) _G.asked = { method, args[1] } "
-        + "return { items = { 0, 16, 32, 1, 'NODE / X: \"-1263.9S\" is not a number', 1, 8, 16, 2, 'dubious' }, total = 7 } end");
+        + "return { items = { 0, 16, 32, 1, 'NODE / X: \"-1263.9S\" is not a number', 'field-float', 1, 8, 16, 2, 'dubious', 'field-blank' }, total = 7 } end");
     Object deck = lua("return vim.api.nvim_get_current_buf()");
     nvim.command("NvimpamCheck").join();
     assertEquals(List.of("check", deck), lua("return _G.asked"));

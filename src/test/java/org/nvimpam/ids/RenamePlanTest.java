@@ -97,8 +97,8 @@ class RenamePlanTest {
     Path sub = Files.createDirectories(top.resolve("sub"));
     Files.writeString(top.resolve("nodes.inc"), "");
     Files.writeString(sub.resolve("own.inc"), "");
-    assertEquals(sub.resolve("own.inc"), IdTree.resolve("own.inc", sub, top));
-    assertEquals(top.resolve("nodes.inc"), IdTree.resolve("nodes.inc", sub, top));
-    assertNull(IdTree.resolve("none.inc", sub, top));
+    assertEquals(sub.resolve("own.inc"), IncludeWalk.resolve("own.inc", sub, top));
+    assertEquals(top.resolve("nodes.inc"), IncludeWalk.resolve("nodes.inc", sub, top));
+    assertNull(IncludeWalk.resolve("none.inc", sub, top));
   }
 }

@@ -1,5 +1,8 @@
 package org.nvimpam.jmh;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.Deck;
@@ -9,12 +12,15 @@ import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.fold.FoldParser;
 import org.nvimpam.fold.FoldSet;
 import org.nvimpam.gen.DeckGenerator;
+import org.nvimpam.model.TreeCheck;
 import org.openjdk.jmh.annotations.*;
 
 /**
  * The whole-deck field check of a 1M-line vehicle deck (the `gen` card mix), against a bare
  * newline scan of the same bytes and the full fold parse, in the same run. A check reads every
- * byte of every row; the parse reads line starts.
+ * byte of every row; the parse reads line starts. {@code checkTree} is {@code check}'s work on the
+ * same deck as a file (page cache): streamed, fields and ids, one worker thread (the floor's one
+ * core), and {@code checkTree2} with two.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -27,10 +33,13 @@ public class CheckBenchmark {
   private Deck deck;
   private DeckProblems problems;
   private int version;
+  private Path file;
 
   @Setup
-  public void setup() {
+  public void setup() throws IOException {
     bytes = new DeckGenerator(1).generate(1_000_000);
+    file = Files.createTempFile("nvimpam-check", ".pc");
+    Files.write(file, bytes);
     deck = Deck.of(Lines.split(bytes));
     CardLayouts table = CardLayouts.bundled();
     problems = new DeckProblems(table);
@@ -51,6 +60,21 @@ public class CheckBenchmark {
   public int checkAll() {
     problems.checkAll(deck, version);
     return problems.total();
+  }
+
+  @TearDown
+  public void tearDown() throws IOException {
+    Files.deleteIfExists(file);
+  }
+
+  @Benchmark
+  public long checkTree() throws Exception {
+    return new TreeCheck(new TreeCheck.Options(-1, false, 1000, 1), null).check(file).errors();
+  }
+
+  @Benchmark
+  public long checkTree2() throws Exception {
+    return new TreeCheck(new TreeCheck.Options(-1, false, 1000, 2), null).check(file).errors();
   }
 
   @Benchmark

@@ -1,0 +1,176 @@
+package org.nvimpam.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.nvimpam.gen.DeckGenerator;
+import org.nvimpam.testutil.EmbeddedNvim;
+import org.nvimpam.testutil.Json;
+import org.nvimpam.testutil.PluginTestBase;
+
+/**
+ * {@code check} against the plugin in a real Neovim: both list the same problems on the sample
+ * decks and on a mutated {@code gen} deck; Neovim's default 'errorformat' reads the text format
+ * (:cexpr), and {@code :compiler pamcrash | make} fills the quickfix list with errors and warnings.
+ */
+class CheckIT extends PluginTestBase {
+  @BeforeEach
+  void detectFiletypes() {
+    nvim.command("filetype on").join();
+  }
+
+  /** What {@code check --format json} says of {@code deck}, as "lnum:col-end severity message [code]" (0-based, as vim.diagnostic). */
+  private static List<String> check(Path deck) {
+    CheckCommandTest.Run r = CheckCommandTest.run("check", "--format", "json", deck.toString());
+    assertTrue(r.code() < 2, r.err());
+    List<String> out = new ArrayList<>();
+    for (Object o : (List<?>) Json.parse(r.out())) {
+      Map<?, ?> p = (Map<?, ?>) o;
+      assertEquals(deck.toString(), p.get("file"), "a deck without includes");
+      out.add(String.format("%d:%d-%d %d %s [%s]", (Long) p.get("line") - 1, (Long) p.get("col") - 1, (Long) p.get("end_col") - 1,
+          "error".equals(p.get("severity")) ? 1 : 2, p.get("message"), p.get("code")));
+    }
+    out.sort(null);
+    return out;
+  }
+
+  /** The plugin's diagnostics of the current buffer, fields and ids, with their codes, once they equal {@code want} (or after 60 s). */
+  @SuppressWarnings("unchecked")
+  private List<String> diagnostics(List<String> want) {
+    String get = "local out = {} for _, name in ipairs({ 'nvimpam', 'nvimpam.refs' }) do "
+        + "local ns = vim.api.nvim_create_namespace(name) "
+        + "for _, d in ipairs(vim.diagnostic.get(0, { namespace = ns })) do "
+        + "out[#out + 1] = string.format('%d:%d-%d %d %s [%s]', d.lnum, d.col, d.end_col, d.severity, d.message, tostring(d.code)) end end "
+        + "table.sort(out) return out";
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    List<String> d;
+    do {
+      d = (List<String>) lua(get);
+      if (d.equals(want)) return d;
+      lua("vim.wait(100)");
+    } while (System.nanoTime() < deadline);
+    return d;
+  }
+
+  private void assertSameProblems(Path deck) {
+    List<String> want = check(deck);
+    setup("max_diagnostics = 1000000");
+    nvim.command("edit " + deck).join();
+    List<String> have = diagnostics(want);
+    if (!have.equals(want)) {
+      List<String> onlyCheck = want.stream().filter(x -> !have.contains(x)).limit(20).collect(Collectors.toList());
+      List<String> onlyPlugin = have.stream().filter(x -> !want.contains(x)).limit(20).collect(Collectors.toList());
+      throw new AssertionError(deck.getFileName() + ": check " + want.size() + ", plugin " + have.size()
+          + "; only check: " + onlyCheck + "; only the plugin: " + onlyPlugin);
+    }
+  }
+
+  @Test
+  void theSampleDecksGetTheSameProblems() throws IOException {
+    Path sample = dir.resolve("example2.pc");
+    try (var in = CheckIT.class.getResourceAsStream("/decks/example2.pc")) {
+      Files.copy(in, sample);
+    }
+    assertTrue(check(sample).size() > 5, "a sample with problems of fields and ids");
+    assertSameProblems(sample);
+    Path example = dir.resolve("example.pc");
+    Files.write(example, EmbeddedNvim.exampleDeck());
+    assertSameProblems(example);
+  }
+
+  @Test
+  void aMutatedGenDeckGetsTheSameProblems() throws IOException {
+    String[] lines = new String(new DeckGenerator(5).generate(20_000), StandardCharsets.ISO_8859_1).split("\n", -1);
+    java.util.Random rnd = new java.util.Random(34);
+    int nodes = 0;
+    for (int i = 0; i < lines.length; i++) {
+      String l = lines[i];
+      if (!l.startsWith("NODE  /") || l.length() < 64) continue;
+      switch (nodes++ % 97) {
+        case 3 -> lines[i] = l.substring(0, 20) + "x" + l.substring(21); // a broken coordinate
+        case 11 -> lines[i] = "$ " + l; // a node gone: its elements reference nothing
+        case 29 -> lines[i] = l + "\t"; // a tab
+        case 41 -> lines[i] = String.format("%-80s%s", l, "past"); // text past 80
+        case 53 -> lines[i] = l + "\n" + l; // defined twice
+        default -> { }
+      }
+      if (rnd.nextInt(1000) == 0) lines[i] = lines[i] + "\nINCLU / gone" + i + ".inc";
+    }
+    Path deck = dir.resolve("mutated.pc");
+    Files.writeString(deck, String.join("\n", lines), StandardCharsets.ISO_8859_1);
+    List<String> codes = CheckCommandTest.run("check", deck.toString()).out().lines()
+        .map(l -> l.substring(l.lastIndexOf('[') + 1, l.length() - 1)).distinct().sorted().toList();
+    assertTrue(codes.containsAll(List.of("field-float", "id-undefined", "id-duplicate", "tab", "past-80")), codes.toString());
+    assertSameProblems(deck);
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void theDefaultErrorformatReadsTheTextFormat() throws IOException {
+    Path deck = dir.resolve("deck.pc");
+    Files.writeString(deck, String.join("\n", CheckCommandTest.V, CheckCommandTest.N1, CheckCommandTest.node("2x", "0."),
+        CheckCommandTest.N1, "") , StandardCharsets.ISO_8859_1);
+    String text = CheckCommandTest.run("check", deck.toString()).out();
+    nvim.command("set errorformat&").join();
+    lua("vim.fn.setqflist({}, 'r', { lines = vim.split(" + luaString(text) + ", '\\n', { trimempty = true }) })");
+    List<Map<String, Object>> qf = (List<Map<String, Object>>) lua("return vim.fn.getqflist()");
+    assertEquals(3, qf.size());
+    Map<String, Object> second = qf.get(1);
+    assertEquals(1L, second.get("valid"));
+    assertEquals(3L, second.get("lnum"));
+    assertEquals(9L, second.get("col"));
+    assertEquals(deck.toString(), lua("return vim.fn.bufname(" + second.get("bufnr") + ")"));
+    assertTrue(String.valueOf(second.get("text")).contains("NODE / IDNOD: \"2x\" is not an integer [field-int]"), second.toString());
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void compilerPamcrashMakeFillsTheQuickfixListWithErrorsAndWarnings() throws IOException {
+    Path deck = dir.resolve("deck.pc");
+    Files.writeString(deck, String.join("\n", CheckCommandTest.V, CheckCommandTest.N1, CheckCommandTest.node("2x", "0."),
+        CheckCommandTest.mtoco("xx", "111111", "ALL"), "NAME x", ""), StandardCharsets.ISO_8859_1);
+    setup("");
+    nvim.command("edit " + deck).join();
+    nvim.command("compiler pamcrash").join();
+    assertTrue(String.valueOf(lua("return vim.bo.makeprg")).contains(" check "), String.valueOf(lua("return vim.bo.makeprg")));
+    nvim.command("silent make").join();
+    List<Map<String, Object>> qf = (List<Map<String, Object>>) lua("return vim.tbl_filter(function(i) return i.valid == 1 end, vim.fn.getqflist())");
+    assertEquals(2, qf.size(), String.valueOf(lua("return vim.fn.getqflist()")));
+    assertEquals("e", qf.get(0).get("type")); // %t keeps the letter: quickfix shows it as an error
+    assertEquals(3L, qf.get(0).get("lnum"));
+    assertEquals(9L, qf.get(0).get("col"));
+    assertEquals("w", qf.get(1).get("type"));
+    assertEquals(4L, qf.get(1).get("lnum"));
+    assertEquals(25L, qf.get(1).get("col"));
+    assertEquals(2L, lua("return #vim.fn.getqflist()"), "the summary on stderr is left out");
+  }
+
+  @Test
+  void theJarChecksInAJvmWithC1OnlyAndKeepsOutputAndExitStatus() throws Exception {
+    Path deck = dir.resolve("deck.pc");
+    Files.writeString(deck, String.join("\n", CheckCommandTest.V, CheckCommandTest.node("2x", "0."), ""), StandardCharsets.ISO_8859_1);
+    Path jar = Path.of(EmbeddedNvim.jar());
+    Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar.toString(),
+        "check", "--format", "json", deck.toString()).redirectErrorStream(false).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(1, p.waitFor(), err);
+    assertEquals("field-int", ((Map<?, ?>) ((List<?>) Json.parse(out)).get(0)).get("code"));
+    assertTrue(err.startsWith(deck + ": 1 error"), err);
+    assertEquals(null, CheckCommand.relaunch(new String[] {"folds", "x.pc"}), "only check");
+  }
+
+  private static String luaString(String s) {
+    return "'" + s.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n").replace("\t", "\\t") + "'";
+  }
+}

@@ -24,6 +24,61 @@ function M.closed_at(s, e)
   return fn.foldclosed(s) == s and fn.foldclosedend(s) == e
 end
 
+-- read() with 'foldtext' at v:foldlevel: foldtextresult() then gives the depth of the closed fold at
+-- a line, which tells a closed group from its closed first card when both end on the same line.
+-- And with 'foldminlines' at 0: a fold an edit cut down to one line still shows that it is closed.
+--
+-- Neovim holds an old fold where its first line is today, except after an undo or redo that put
+-- back more lines than it took out: foldMarkAdjust() then moves the folds that start up to that many
+-- lines above the change down by the difference, first line and all. So a fold is looked for from
+-- its first line on, at most `reach` (the lines the edits inserted) lines further.
+local function read_states(old, edits, states, pick)
+  local foldclosed, foldlevel = fn.foldclosed, fn.foldlevel
+  local reach, last = 0, api.nvim_buf_line_count(0)
+  for i = 1, #edits do
+    reach = reach + math.max(0, edits[i][3] - edits[i][2])
+  end
+  local function at(l, depth) -- the line of the fold `depth` deep that starts at l, or nil
+    for x = l, math.min(l + reach, last) do
+      if foldlevel(x) >= depth then
+        return x
+      end
+    end
+  end
+  local gs, ge, group_open = -1, -2, false -- the last group met (old numbering), and whether it is open now
+  for k = pick and #pick or old.n, 1, -1 do
+    local f = pick and pick[k] or k - 1
+    local os, oe = old.s(f), old.e(f)
+    local head, s = image(os, oe, edits)
+    if old.count(f) > 0 then
+      gs, ge, group_open = os, oe, false
+      -- Neovim keeps a group whose header went from its first line left to its last.
+      local x = s and at(s, 1)
+      if x then
+        local closed = foldclosed(x) == x and fn.foldtextresult(x) == '1'
+        if head then
+          states[key(head, true)] = not closed
+        end
+        if closed then
+          api.nvim_command(x .. 'foldopen') -- so that its members can be read
+        end
+        group_open = true
+      end
+    elseif head then
+      local member = os >= gs and oe <= ge
+      local x = at(head, member and 2 or 1)
+      if x then
+        local c = foldclosed(x)
+        if c == -1 then
+          states[key(head, false)] = true
+        elseif c == x and (group_open or not member or fn.foldtextresult(x) == '2') then
+          states[key(head, false)] = false
+        end -- else hidden in a closed fold not read: unknown
+      end
+    end
+  end
+end
+
 --- Reads, in the current window, whether folds of the previous plan `old` are open, into `states`
 --- by plan.key() of their identity today (lines moved through `edits`). `pick` lists the folds to
 --- read (ascending indexes into old), nil for all. Parents are read first, and a closed group is
@@ -35,36 +90,13 @@ end
 ---@param states table<integer, boolean>
 ---@param pick integer[]?
 function M.read(old, edits, states, pick)
-  local foldclosed, foldclosedend, foldlevel = fn.foldclosed, fn.foldclosedend, fn.foldlevel
-  local gs, ge, group_open = -1, -2, false -- the last group met (old numbering), and whether it is open now
-  for k = pick and #pick or old.n, 1, -1 do
-    local f = pick and pick[k] or k - 1
-    local os, oe = old.s(f), old.e(f)
-    local head, s, e = image(os, oe, edits)
-    if old.count(f) > 0 then
-      gs, ge, group_open = os, oe, false
-      -- Neovim keeps a group whose header went from its first line left to its last.
-      if s and foldlevel(s) >= 1 then
-        local closed = foldclosed(s) == s and foldclosedend(s) >= e -- not just its first card
-        if head then
-          states[key(head, true)] = not closed
-        end
-        if closed then
-          api.nvim_command(s .. 'foldopen') -- so that its members can be read
-        end
-        group_open = true
-      end
-    elseif head then
-      local member = os >= gs and oe <= ge
-      if foldlevel(head) >= (member and 2 or 1) then
-        local c = foldclosed(head)
-        if c == -1 then
-          states[key(head, false)] = true
-        elseif c == head and (group_open or not member or foldclosedend(head) <= e) then
-          states[key(head, false)] = false
-        end -- else hidden in a closed fold not read: unknown
-      end
-    end
+  local wo = vim.wo
+  local foldtext, foldminlines = wo.foldtext, wo.foldminlines
+  wo.foldtext, wo.foldminlines = 'v:foldlevel', 0
+  local ok, err = pcall(read_states, old, edits, states, pick)
+  wo.foldtext, wo.foldminlines = foldtext, foldminlines
+  if not ok then
+    error(err, 0)
   end
 end
 

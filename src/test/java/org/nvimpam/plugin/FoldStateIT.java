@@ -251,9 +251,11 @@ class FoldStateIT extends PluginTestBase {
               + ", " + why + " " + (closed ? "closed" : "open"));
         }
       }
-      assertTrue(wrong.isEmpty(), context + ": window " + w + ": " + wrong + "; events " + show(events)
-          + "; before " + before.folds().get(w) + "; after " + after.folds().get(w) + "; last refold "
-          + lua("return vim.g.nvimpam_debug_refold") + ", fell back: " + lua("return require('nvimpam.testing').refold_error(0)")));
+      long win = w;
+      assertTrue(wrong.isEmpty(), () -> context + ": window " + win + ": " + wrong + "; events " + show(events)
+          + "; before " + before.folds().get(win) + "; after " + after.folds().get(win) + "; last refold "
+          + lua("return vim.g.nvimpam_debug_refold") + ", fell back: "
+          + lua("return require('nvimpam.testing').refold_error(0)"));
     }
     return new int[] {kept, open};
   }

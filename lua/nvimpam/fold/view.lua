@@ -5,8 +5,8 @@
 -- was open. A fold is the same fold after edits when it is the same card: its first line, the
 -- card's header, moved by the lines inserted or deleted above it (nvimpam.fold.state.image); a
 -- group is the same group when it starts at the same card. A fold whose header an edit deleted, or
--- that no fold was before, is new: it starts as 'foldlevel' says, except that after an edit the
--- new folds around the cursor are open (the user is editing there).
+-- that no fold was before, is new: it starts as 'foldlevel' says, except that the new folds around
+-- the cursor are open (see save()).
 local M = {}
 
 local api = vim.api
@@ -208,9 +208,10 @@ function M.save(st, win)
   if vim.wo.foldmethod == 'manual' then
     read(st.plan, st.edits, w.states)
   end
-  -- After an edit (not a reload, not the first folds), the new folds around the cursor open.
-  local edits = st.edits
-  if #edits > 0 and edits[1][2] ~= math.huge and st.plan.n > 0 then
+  -- New folds around the cursor open: after an edit, the user is editing there; and where a
+  -- window gets its first folds with the cursor past the first line, a jump (gd into an include
+  -- file, a quickfix entry) or a restored position put it there, and it stays in sight.
+  if st.plan.n > 0 or w.view.lnum > 1 then
     w.cursor = w.view.lnum
   end
   return w

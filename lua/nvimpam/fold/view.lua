@@ -31,15 +31,16 @@ end
 -- Neovim holds an old fold where its first line is today, except after an undo or redo that put
 -- back more lines than it took out: foldMarkAdjust() then moves the folds that start up to that many
 -- lines above the change down by the difference, first line and all. So a fold is looked for from
--- its first line on, at most `reach` (the lines the edits inserted) lines further.
+-- its first line on, at most as many lines further as the edits inserted, and among its own lines:
+-- never in the fold after it.
 local function read_states(old, edits, states, pick)
   local foldclosed, foldlevel = fn.foldclosed, fn.foldlevel
-  local reach, last = 0, api.nvim_buf_line_count(0)
+  local reach = 0
   for i = 1, #edits do
     reach = reach + math.max(0, edits[i][3] - edits[i][2])
   end
-  local function at(l, depth) -- the line of the fold `depth` deep that starts at l, or nil
-    for x = l, math.min(l + reach, last) do
+  local function at(l, e, depth) -- the first of lines l to e in a fold `depth` deep, or nil
+    for x = l, math.min(e, l + reach) do
       if foldlevel(x) >= depth then
         return x
       end
@@ -49,11 +50,11 @@ local function read_states(old, edits, states, pick)
   for k = pick and #pick or old.n, 1, -1 do
     local f = pick and pick[k] or k - 1
     local os, oe = old.s(f), old.e(f)
-    local head, s = image(os, oe, edits)
+    local head, s, e = image(os, oe, edits)
     if old.count(f) > 0 then
       gs, ge, group_open = os, oe, false
       -- Neovim keeps a group whose header went from its first line left to its last.
-      local x = s and at(s, 1)
+      local x = s and at(s, e, 1)
       if x then
         local closed = foldclosed(x) == x and fn.foldtextresult(x) == '1'
         if head then
@@ -66,7 +67,7 @@ local function read_states(old, edits, states, pick)
       end
     elseif head then
       local member = os >= gs and oe <= ge
-      local x = at(head, member and 2 or 1)
+      local x = at(head, e, member and 2 or 1)
       if x then
         local c = foldclosed(x)
         if c == -1 then

@@ -108,21 +108,30 @@ end
 --- needs: the line its first line (the card's header) is on today, nil when an edit deleted it; and
 --- the first and the last of its lines that are left, nil when none is. An edit that replaces lines
 --- keeps as many of them in place as it puts back (a changed line is the same line) and deletes
---- the rest, at its end; lines below it move by the lines it inserted or deleted.
+--- the rest, at its end; lines below it move by the lines it inserted or deleted. And `alt`,
+--- where Neovim 0.12 may hold the fold instead: when an undo puts lines back right above a fold,
+--- Neovim leaves the fold at the first of them (cut to its old length less one).
 ---@param s integer
 ---@param e integer
 ---@param edits nvimpam.Edit[]
 ---@return integer? head
 ---@return integer? first
 ---@return integer? last
+---@return integer? alt
 function M.image(s, e, edits)
-  local head = s
+  local head, alt = s, nil
   for i = 1, #edits do
     local first, last, new_last = edits[i][1], edits[i][2], edits[i][3]
     local kept = math.min(last, new_last) -- old lines first+1..kept stay, kept+1..last go
     local delta = new_last - last
+    if alt then
+      alt = alt > last and alt + delta or (alt <= kept and alt or nil)
+    end
     if head then
       if head > last then
+        if head == last + 1 and delta > 0 then
+          alt = first + 1
+        end
         head = head + delta
       elseif head > kept then
         head = nil
@@ -139,10 +148,10 @@ function M.image(s, e, edits)
       e = kept -- the line before them
     end
     if e < s then
-      return nil, nil, nil
+      return nil, nil, nil, nil
     end
   end
-  return head, s, e
+  return head, s, e, head and alt
 end
 
 return M

@@ -24,17 +24,23 @@ function M.closed_at(s, e)
   return fn.foldclosed(s) == s and fn.foldclosedend(s) == e
 end
 
--- read() with 'foldtext' at v:foldlevel: foldtextresult() then gives the depth of the closed fold at
--- a line, which tells a closed group from its closed first card when both end on the same line.
--- And with 'foldminlines' at 0: a fold an edit cut down to one line still shows that it is closed.
+-- read() with 'foldminlines' at 0, so that a fold an edit cut down to one line still shows that it
+-- is closed (0.12 cuts a fold whose last line nvim_buf_set_lines() replaces); where it must, it
+-- sets (by `set`) 'foldtext' to v:foldlevel: foldtextresult() then gives the depth of the closed
+-- fold at a line, which tells a closed group from its closed first card when both end there.
 --
 -- Neovim holds an old fold where its first line is today, except after an undo or redo that put
 -- back more lines than it took out: foldMarkAdjust() then moves the folds that start up to that many
--- lines above the change down by the difference, first line and all. So a fold is looked for from
--- its first line on, at most as many lines further as the edits inserted, and among its own lines:
--- never in the fold after it.
-local function read_states(old, edits, states, pick)
+-- lines above the change down by the difference, first line and all (0.7 to 0.12); and 0.12 leaves
+-- a fold right below lines an undo puts back at the first of them (state.image's `alt`). So a fold
+-- is looked for from its first line on, at most as many lines further as the edits inserted, and
+-- among its own lines, never in the fold after it; else where 0.12 leaves it.
+local function read_states(old, edits, states, pick, set)
   local foldclosed, foldlevel = fn.foldclosed, fn.foldlevel
+  local function depth_closed(x) -- the depth of the closed fold at line x
+    set('foldtext', 'v:foldlevel')
+    return tonumber(fn.foldtextresult(x))
+  end
   local reach = 0
   for i = 1, #edits do
     reach = reach + math.max(0, edits[i][3] - edits[i][2])
@@ -50,13 +56,13 @@ local function read_states(old, edits, states, pick)
   for k = pick and #pick or old.n, 1, -1 do
     local f = pick and pick[k] or k - 1
     local os, oe = old.s(f), old.e(f)
-    local head, s, e = image(os, oe, edits)
+    local head, s, e, alt = image(os, oe, edits)
     if old.count(f) > 0 then
       gs, ge, group_open = os, oe, false
       -- Neovim keeps a group whose header went from its first line left to its last.
-      local x = s and at(s, e, 1)
+      local x = s and (at(s, e, 1) or (alt and at(alt, alt, 1)))
       if x then
-        local closed = foldclosed(x) == x and fn.foldtextresult(x) == '1'
+        local closed = foldclosed(x) == x and depth_closed(x) == 1
         if head then
           states[key(head, true)] = not closed
         end
@@ -67,12 +73,13 @@ local function read_states(old, edits, states, pick)
       end
     elseif head then
       local member = os >= gs and oe <= ge
-      local x = at(head, e, member and 2 or 1)
+      local depth = member and 2 or 1
+      local x = at(head, e, depth) or (alt and at(alt, alt, depth))
       if x then
         local c = foldclosed(x)
         if c == -1 then
           states[key(head, false)] = true
-        elseif c == x and (group_open or not member or fn.foldtextresult(x) == '2') then
+        elseif c == x and (group_open or not member or depth_closed(x) == 2) then
           states[key(head, false)] = false
         end -- else hidden in a closed fold not read: unknown
       end
@@ -91,11 +98,18 @@ end
 ---@param states table<integer, boolean>
 ---@param pick integer[]?
 function M.read(old, edits, states, pick)
-  local wo = vim.wo
-  local foldtext, foldminlines = wo.foldtext, wo.foldminlines
-  wo.foldtext, wo.foldminlines = 'v:foldlevel', 0
-  local ok, err = pcall(read_states, old, edits, states, pick)
-  wo.foldtext, wo.foldminlines = foldtext, foldminlines
+  local wo, was = vim.wo, {}
+  local function set(name, value)
+    if was[name] == nil then
+      was[name] = wo[name]
+      wo[name] = value
+    end
+  end
+  set('foldminlines', 0)
+  local ok, err = pcall(read_states, old, edits, states, pick, set)
+  for name, value in pairs(was) do
+    wo[name] = value
+  end
   if not ok then
     error(err, 0)
   end

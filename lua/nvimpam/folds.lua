@@ -11,7 +11,8 @@
 --   foldtext.lua  'foldtext'
 --
 -- What the user had is kept: 'foldlevel', the view, and the open/closed state of every fold that
--- still exists after the refresh (matched by range, after shifting by the edits made since).
+-- is still there after the refresh: the same card's fold, or the group that starts at the same
+-- card, after the edits made since (nvimpam.fold.view).
 local M = {}
 
 local state = require('nvimpam.fold.state')

@@ -262,7 +262,9 @@ local function cursor_id()
   return at
 end
 
--- Opens where a definition or reference is: { buf = N } or { file = path }, and lnum.
+-- Opens where a definition or reference is: { buf = N } or { file = path }, and lnum; the folds
+-- there open (zv), and a file whose folds are still to come opens them around the cursor
+-- (nvimpam.fold.view).
 local function jump(loc)
   vim.cmd("normal! m'")
   if loc.buf and loc.buf ~= api.nvim_get_current_buf() then
@@ -277,7 +279,7 @@ local function jump(loc)
   end
   local n = api.nvim_buf_line_count(0)
   api.nvim_win_set_cursor(0, { math.min(loc.lnum, n), 0 })
-  vim.cmd('normal! ^')
+  vim.cmd('normal! ^zv')
 end
 
 local function qf_item(loc)

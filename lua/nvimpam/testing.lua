@@ -16,7 +16,7 @@ end
 local recording = false
 
 --- From now on, every live refold's diff is kept in vim.g.nvimpam_debug_refold, as text: the
---- edits, the dirty lines, the folds created (as "S-E"), deleted and read around the edits.
+--- edits, the dirty lines, the folds created (as "S-E"), deleted, and the old folds that go (indexes).
 function M.record_refolds()
   if recording then
     return
@@ -24,14 +24,14 @@ function M.record_refolds()
   recording = true
   local diff = refold.diff
   refold.diff = function(st, p, spans)
-    local create, delete, around = diff(st, p, spans)
+    local create, delete, gone = diff(st, p, spans)
     local c = {}
     for _, f in ipairs(create) do
       c[#c + 1] = p.s(f) .. '-' .. p.e(f)
     end
     vim.g.nvimpam_debug_refold = vim.inspect({ edits = st.edits, spans = spans, create = c, delete = delete,
-      around = around })
-    return create, delete, around
+      gone = gone })
+    return create, delete, gone
   end
 end
 

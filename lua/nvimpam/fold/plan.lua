@@ -130,12 +130,13 @@ end
 ---@type nvimpam.Plan
 M.EMPTY = M.read({})
 
---- A number naming the fold range [s, e], as a table key.
+--- A number naming a fold by what makes it the same fold across edits (nvimpam.fold.state.image):
+--- its first line, the card's header, and whether it is a group (a group starts at its first card).
 ---@param s integer
----@param e integer
+---@param group boolean
 ---@return integer
-function M.key(s, e)
-  return s * 16777216 + e
+function M.key(s, group)
+  return s * 2 + (group and 1 or 0)
 end
 
 --- The `S,Efold` command of fold f of plan p.

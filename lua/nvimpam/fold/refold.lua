@@ -7,7 +7,8 @@
 -- A refold then deletes every fold Neovim holds on the lines around the edits (whatever Neovim made
 -- of them), deletes the shifted folds the new plan no longer has, and creates the new plan's folds
 -- that Neovim lacks: work in proportion to the edit, not to the deck. Other folds keep their
--- open/closed state; the folds re-created around the edit get back the state they had.
+-- open/closed state; the folds deleted and made again get back the state they had, by their
+-- identity (nvimpam.fold.view): the same card's fold, or the group that starts at the same card.
 local M = {}
 
 local api = vim.api
@@ -18,7 +19,7 @@ local state = require('nvimpam.fold.state')
 local view = require('nvimpam.fold.view')
 local apply = require('nvimpam.fold.create').apply
 
-local key, shift, closed_at = plans.key, state.shift, view.closed_at
+local shift, closed_at = state.shift, view.closed_at
 local in_group, first_ending_at, plan_level = plans.in_group, plans.first_ending_at, plans.level
 local bufnr = state.bufnr
 
@@ -79,12 +80,12 @@ end
 -- The diff between the shifted previous plan and the new one. Both are in creation order (end
 -- ascending, start descending), which shifting keeps, so one merge finds the folds of both.
 -- Returns: the new plan's folds to create (indexes), the shifted old folds to delete ({s, e,
--- has_members}), and the old folds on the dirty lines that the new plan keeps (their states are
--- read before Neovim's folds there are deleted).
+-- has_members}), and the old folds that go, on the dirty lines or deleted (ascending indexes: their
+-- states are read before Neovim's folds there are deleted).
 local function diff(st, p, spans)
   local old, on, n, edits = st.plan, st.plan.n, p.n, st.edits
   local old_s, old_e, new_s, new_e = old.s, old.e, p.s, p.e
-  local create, delete, around = {}, {}, {}
+  local create, delete, gone = {}, {}, {}
   -- Skip what both plans share: folds before every edit, equal and unmoved, and folds after every
   -- edit, equal once moved by the edits' line count. Both sit outside the dirty lines, so Neovim
   -- holds them as they are; only the folds in between are merged (O(edit), not O(deck)).
@@ -120,12 +121,13 @@ local function diff(st, p, spans)
       local members = old.count(f) > 0
       f = f + 1
       if s then
-        return s, e, members
+        return s, e, members, f - 1
       end
+      gone[#gone + 1] = f - 1 -- an edit touched it: on the dirty lines
     end
     return nil
   end
-  local s1, e1, m1 = next_old()
+  local s1, e1, m1, f1 = next_old()
   while g < n or s1 do
     local s2, e2
     if g < n then
@@ -143,22 +145,23 @@ local function diff(st, p, spans)
     end
     if order == 0 then
       if intersects(spans, s2, e2) then
-        around[#around + 1] = { s2, e2, m1 }
+        gone[#gone + 1] = f1
         create[#create + 1] = g
       end
       g = g + 1
-      s1, e1, m1 = next_old()
+      s1, e1, m1, f1 = next_old()
     elseif order < 0 then
+      gone[#gone + 1] = f1
       if not intersects(spans, s1, e1) then
         delete[#delete + 1] = { s1, e1, m1 }
       end
-      s1, e1, m1 = next_old()
+      s1, e1, m1, f1 = next_old()
     else
       create[#create + 1] = g
       g = g + 1
     end
   end
-  return create, delete, around
+  return create, delete, gone
 end
 
 -- Deletes the deepest fold at line l, or the outermost closed one there; the folds inside it move
@@ -169,8 +172,9 @@ local function delete_at(l)
 end
 
 -- Opens the closed folds that reach beyond [s, e] at either end: an Ex range starting or ending
--- inside a closed fold is stretched over it (which is why plans come children first).
-local function open_containers(s, e)
+-- inside a closed fold is stretched over it (which is why plans come children first). Each one
+-- opened is added to `opened` ({s, e}), to be closed again.
+local function open_containers(s, e, opened)
   for _ = 1, 40 do
     local at
     for _, l in ipairs({ s, e }) do
@@ -183,13 +187,14 @@ local function open_containers(s, e)
     if not at then
       return
     end
+    opened[#opened + 1] = { fn.foldclosed(at), fn.foldclosedend(at) }
     api.nvim_command(at .. 'foldopen')
   end
 end
 
 -- Deletes the fold [s, e] that Neovim holds exactly there, keeping the folds inside it.
-local function delete_fold(s, e, has_members)
-  open_containers(s, e)
+local function delete_fold(s, e, has_members, opened)
+  open_containers(s, e, opened)
   if not closed_at(s, e) and has_members then
     -- `zd` takes the deepest open fold at a line: close the first member, then this fold.
     local member_was_open = fn.foldclosed(s) == -1
@@ -208,24 +213,16 @@ local function delete_fold(s, e, has_members)
 end
 
 -- Refolds the current window (see the top of this file): deletes the folds on the dirty lines
--- `spans` and the old folds in `delete`, then creates plan p's folds in `create`, each open or
--- closed as it was when it is one of `around`, else as 'foldlevel' (`foldlevel`) makes it.
-local function refold_window(p, spans, create, delete, around, foldlevel)
+-- `spans` and the old folds in `delete`, then creates plan p's folds in `create`. Each fold made
+-- again is open or closed as it was (`gone`, the old folds that go, says which were), a new one as
+-- 'foldlevel' (`foldlevel`) makes it, or open around line `cursor`; a fold that stays and had to
+-- be opened to reach inside it is closed again.
+local function refold_window(st, p, spans, create, delete, gone, foldlevel, cursor)
   local cmd = api.nvim_command
-  -- The states of the folds on the dirty lines that come back; parents first, opened to read
-  -- their members (they are deleted next anyway).
+  -- Read before anything is deleted: parents first, closed groups opened to read their members
+  -- (they are deleted next anyway).
   local states = {}
-  for k = #around, 1, -1 do
-    local s, e, members = around[k][1], around[k][2], around[k][3]
-    if closed_at(s, e) then
-      states[key(s, e)] = false
-      if members then
-        cmd(s .. 'foldopen')
-      end
-    elseif fn.foldclosed(s) == -1 and fn.foldlevel(s) > 0 then
-      states[key(s, e)] = true
-    end
-  end
+  view.read(st.plan, st.edits, states, gone)
   -- Every fold on the dirty lines goes, whatever Neovim made of it.
   for _, sp in ipairs(spans) do
     for x = sp[1], sp[2] do
@@ -236,21 +233,31 @@ local function refold_window(p, spans, create, delete, around, foldlevel)
       end
     end
   end
+  local opened = {}
   -- Parents before members, so that a member is never hidden by the parent it is deleted from.
   for k = #delete, 1, -1 do
-    delete_fold(delete[k][1], delete[k][2], delete[k][3])
+    delete_fold(delete[k][1], delete[k][2], delete[k][3], opened)
   end
+  -- Children first: each fold gets its state before its parent is made around it.
   for _, f in ipairs(create) do
     local s, e = p.s(f), p.e(f)
-    open_containers(s, e)
+    open_containers(s, e, opened)
     cmd(s .. ',' .. e .. 'fold')
-    local want = states[key(s, e)]
-    if want == nil then
-      local depth = (p.count(f) == 0 and in_group(p, f)) and 2 or 1
-      want = depth <= foldlevel
-    end
-    if want and closed_at(s, e) then
+    local group = p.count(f) > 0
+    local depth = (not group and in_group(p, f)) and 2 or 1
+    if view.want(states, s, e, group, depth, foldlevel, cursor) and closed_at(s, e) then
       cmd(s .. 'foldopen')
+    end
+  end
+  for k = #opened, 1, -1 do -- innermost first
+    local s, e = opened[k][1], opened[k][2]
+    local f = plans.find(p, s, e)
+    if f and fn.foldclosed(s) == -1 then
+      if p.count(f) > 0 then
+        view.close_group(p, f)
+      else
+        cmd(s .. 'foldclose')
+      end
     end
   end
 end
@@ -390,14 +397,14 @@ function M.refold(plan)
   end
   local p = plans.read(plan)
   local spans = dirty_lines(st.edits, api.nvim_buf_line_count(buf))
-  local create, delete, around = M.diff(st, p, spans)
+  local create, delete, gone = M.diff(st, p, spans)
   local origin = api.nvim_get_current_win()
   local check_lines, check_levels = levels_near(p, spans, api.nvim_buf_line_count(buf))
   local ok, err = pcall(function()
     for _, win in ipairs(wins) do
       api.nvim_win_call(win, function()
         local saved = fn.winsaveview()
-        refold_window(p, spans, create, delete, around, vim.wo.foldlevel)
+        refold_window(st, p, spans, create, delete, gone, vim.wo.foldlevel, saved.lnum)
         local off = level_off(check_lines, check_levels)
         if off then
           error(string.format('nvimpam: after the refold, line %d has fold level %d where the plan has %d',

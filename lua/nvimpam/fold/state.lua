@@ -104,4 +104,54 @@ function M.shift(s, e, edits)
   return s, e
 end
 
+--- Maps the lines s to e (1-based) of the previous plan's fold through the edits, as its identity
+--- needs: the line its first line (the card's header) is on today, nil when an edit deleted it; and
+--- the first and the last of its lines that are left, nil when none is. An edit that replaces lines
+--- keeps as many of them in place as it puts back (a changed line is the same line) and deletes
+--- the rest, at its end; lines below it move by the lines it inserted or deleted. And `alt`,
+--- where Neovim 0.12 may hold the fold instead: when an undo puts lines back right above a fold,
+--- Neovim leaves the fold at the first of them (cut to its old length less one).
+---@param s integer
+---@param e integer
+---@param edits nvimpam.Edit[]
+---@return integer? head
+---@return integer? first
+---@return integer? last
+---@return integer? alt
+function M.image(s, e, edits)
+  local head, alt = s, nil
+  for i = 1, #edits do
+    local first, last, new_last = edits[i][1], edits[i][2], edits[i][3]
+    local kept = math.min(last, new_last) -- old lines first+1..kept stay, kept+1..last go
+    local delta = new_last - last
+    if alt then
+      alt = alt > last and alt + delta or (alt <= kept and alt or nil)
+    end
+    if head then
+      if head > last then
+        if head == last + 1 and delta > 0 then
+          alt = first + 1
+        end
+        head = head + delta
+      elseif head > kept then
+        head = nil
+      end
+    end
+    if s > last then
+      s = s + delta
+    elseif s > kept then
+      s = new_last + 1 -- the line after the deleted ones
+    end
+    if e > last then
+      e = e + delta
+    elseif e > kept then
+      e = kept -- the line before them
+    end
+    if e < s then
+      return nil, nil, nil, nil
+    end
+  end
+  return head, s, e, head and alt
+end
+
 return M

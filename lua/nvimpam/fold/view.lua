@@ -1,6 +1,12 @@
 -- What a window shows of a buffer's folds, kept across a refresh: its view (winsaveview()),
--- 'foldlevel', and the open/closed state of every fold that still exists after the refresh
--- (matched by range, after shifting by the edits made since).
+-- 'foldlevel', and the open/closed state of every fold.
+--
+-- A fold's state is the user's: a refresh never opens a fold that was closed nor closes one that
+-- was open. A fold is the same fold after edits when it is the same card: its first line, the
+-- card's header, moved by the lines inserted or deleted above it (nvimpam.fold.state.image); a
+-- group is the same group when it starts at the same card. A fold whose header an edit deleted, or
+-- that no fold was before, is new: it starts as 'foldlevel' says, except that the new folds around
+-- the cursor are open (see save()).
 local M = {}
 
 local api = vim.api
@@ -8,7 +14,7 @@ local fn = vim.fn
 local plan = require('nvimpam.fold.plan')
 local state = require('nvimpam.fold.state')
 
-local key, shift = plan.key, state.shift
+local key, image, first_ending_at = plan.key, state.image, plan.first_ending_at
 
 --- Whether the current window has a closed fold at exactly lines s to e.
 ---@param s integer
@@ -18,94 +24,211 @@ function M.closed_at(s, e)
   return fn.foldclosed(s) == s and fn.foldclosedend(s) == e
 end
 
-local closed_at = M.closed_at
-
--- The depth of a fold [s, e] of a plan, read backwards (parents first): 2 for a level-1 fold
--- inside the last level-2 fold met, [ps, pe], else 1.
-local function depth(level2, s, e, ps, pe)
-  return (not level2 and s >= ps and e <= pe) and 2 or 1
-end
-
--- Reads, in the current window, whether each fold of the previous plan is open, keyed by its range
--- in today's numbering. Parents come first so a closed parent can be opened to read its members.
--- A fold counts only while the window still has a fold that deep at its start: after a reload or
--- a user's zE the old folds are gone, and "not closed" must not read as "open".
-local function read_states(st)
-  local states = {}
-  local p, edits = st.plan, st.edits
-  local ps, pe = -1, -2
-  for f = p.n - 1, 0, -1 do
-    local level2 = p.count(f) > 0
-    local s, e = shift(p.s(f), p.e(f), edits)
-    if level2 then
-      ps, pe = s or -1, e or -2
-    end
-    if s then
-      if fn.foldlevel(s) >= depth(level2, s, e, ps, pe) then
-        local closed = closed_at(s, e)
-        if closed and level2 then
-          api.nvim_command(s .. 'foldopen') -- so that its members can be read
-        end
-        states[key(s, e)] = not closed
+-- read() with 'foldminlines' at 0, so that a fold an edit cut down to one line still shows that it
+-- is closed (0.12 cuts a fold whose last line nvim_buf_set_lines() replaces); where it must, it
+-- sets (by `set`) 'foldtext' to v:foldlevel: foldtextresult() then gives the depth of the closed
+-- fold at a line, which tells a closed group from its closed first card when both end there.
+--
+-- Neovim holds an old fold where its first line is today, except after an undo or redo that put
+-- back more lines than it took out: foldMarkAdjust() then moves the folds that start up to that many
+-- lines above the change down by the difference, first line and all (0.7 to 0.12); and 0.12 leaves
+-- a fold right below lines an undo puts back at the first of them (state.image's `alt`). So a fold
+-- is looked for from its first line on, at most as many lines further as the edits inserted, and
+-- among its own lines, never in the fold after it; else where 0.12 leaves it.
+local function read_states(old, edits, states, pick, set)
+  local foldclosed, foldlevel = fn.foldclosed, fn.foldlevel
+  local function depth_closed(x) -- the depth of the closed fold at line x
+    set('foldtext', 'v:foldlevel')
+    return tonumber(fn.foldtextresult(x))
+  end
+  local reach = 0
+  for i = 1, #edits do
+    reach = reach + math.max(0, edits[i][3] - edits[i][2])
+  end
+  local function at(l, e, depth) -- the first of lines l to e in a fold `depth` deep, or nil
+    for x = l, math.min(e, l + reach) do
+      if foldlevel(x) >= depth then
+        return x
       end
     end
   end
-  return states
+  local gs, ge, group_open = -1, -2, false -- the last group met (old numbering), and whether it is open now
+  for k = pick and #pick or old.n, 1, -1 do
+    local f = pick and pick[k] or k - 1
+    local os, oe = old.s(f), old.e(f)
+    local head, s, e, alt = image(os, oe, edits)
+    if old.count(f) > 0 then
+      gs, ge, group_open = os, oe, false
+      -- Neovim keeps a group whose header went from its first line left to its last.
+      local x = s and (at(s, e, 1) or (alt and at(alt, alt, 1)))
+      if x then
+        local closed = foldclosed(x) == x and depth_closed(x) == 1
+        if head then
+          states[key(head, true)] = not closed
+        end
+        if closed then
+          api.nvim_command(x .. 'foldopen') -- so that its members can be read
+        end
+        group_open = true
+      end
+    elseif head then
+      local member = os >= gs and oe <= ge
+      local depth = member and 2 or 1
+      local x = at(head, e, depth) or (alt and at(alt, alt, depth))
+      if x then
+        local c = foldclosed(x)
+        if c == -1 then
+          states[key(head, false)] = true
+        elseif c == x and (group_open or not member or depth_closed(x) == 2) then
+          states[key(head, false)] = false
+        end -- else hidden in a closed fold not read: unknown
+      end
+    end
+  end
 end
 
--- Puts back the open/closed state the user gave to folds that still exist, after 'foldlevel' set
--- every fold to its default (open when its depth is at most 'foldlevel').
-local function restore_states(st, states, foldlevel)
-  if next(states) == nil then
+--- Reads, in the current window, whether folds of the previous plan `old` are open, into `states`
+--- by plan.key() of their identity today (lines moved through `edits`). `pick` lists the folds to
+--- read (ascending indexes into old), nil for all. Parents are read first, and a closed group is
+--- opened to read its members: the caller deletes or clears the folds read. A fold counts only
+--- while the window still has a fold that deep at its header: after a reload or a user's zE the
+--- old folds are gone, and "not closed" must not read as "open".
+---@param old nvimpam.Plan
+---@param edits nvimpam.Edit[]
+---@param states table<integer, boolean>
+---@param pick integer[]?
+function M.read(old, edits, states, pick)
+  local wo, was = vim.wo, {}
+  local function set(name, value)
+    if was[name] == nil then
+      was[name] = wo[name]
+      wo[name] = value
+    end
+  end
+  set('foldminlines', 0)
+  local ok, err = pcall(read_states, old, edits, states, pick, set)
+  for name, value in pairs(was) do
+    wo[name] = value
+  end
+  if not ok then
+    error(err, 0)
+  end
+end
+
+local read = M.read
+
+--- Closes the open group [s, e], fold g of plan p, leaving its members as they are. `:foldclose`
+--- closes the deepest open fold at a line, so at a closed member's line it closes the group; when
+--- every member is open, the group is made again around them (`:fold` makes a closed fold and
+--- keeps the folds inside it as they are).
+---@param p nvimpam.Plan
+---@param g integer
+function M.close_group(p, g)
+  local s, e = p.s(g), p.e(g)
+  local first
+  for f = first_ending_at(p, s), g - 1 do
+    if p.s(f) >= s then
+      if fn.foldclosed(p.s(f)) ~= -1 then
+        api.nvim_command(p.s(f) .. 'foldclose')
+        return
+      end
+      first = first or p.s(f)
+    end
+  end
+  if not first then
+    api.nvim_command(s .. 'foldclose')
     return
   end
-  local p = st.plan
-  local opened, closed = {}, {}
-  local ps, pe = -1, -2
+  local cmd = api.nvim_command
+  cmd(first .. 'foldclose') -- the member
+  cmd(first .. 'foldclose') -- the group
+  api.nvim_win_set_cursor(0, { first, 0 })
+  cmd('normal! zd') -- the group, closed at the cursor
+  cmd(first .. 'foldopen') -- the member, now outside it
+  cmd(s .. ',' .. e .. 'fold')
+end
+
+local close_group = M.close_group
+
+--- Whether fold [s, e] of depth `depth` is to be open in the current window: as `states` says
+--- when it held this fold (by plan.key of its header and kind), else as 'foldlevel' makes a new
+--- fold, or open when it holds line `cursor`.
+---@param states table<integer, boolean>
+---@param s integer
+---@param e integer
+---@param group boolean
+---@param depth integer
+---@param foldlevel integer
+---@param cursor integer?
+---@return boolean
+function M.want(states, s, e, group, depth, foldlevel, cursor)
+  local want = states[key(s, group)]
+  if want == nil then
+    want = depth <= foldlevel or (cursor ~= nil and s <= cursor and cursor <= e)
+  end
+  return want
+end
+
+local want_open = M.want
+
+-- Gives every fold of plan p, made afresh with 'foldlevel' `foldlevel` (so each is as that level
+-- makes it), the state want_open() says. Groups come before their members here (backwards through
+-- the plan), and each group is closed last, once its members are as they should be.
+local function restore_states(p, states, foldlevel, cursor)
+  local cmd = api.nvim_command
+  local gs, ge, g = -1, -2, nil -- the group whose members follow
+  local g_open, g_want = false, false
+  local function finish_group()
+    if g and g_open ~= g_want then
+      if g_want then
+        cmd(gs .. 'foldopen')
+      else
+        close_group(p, g)
+      end
+    end
+    g = nil
+  end
   for f = p.n - 1, 0, -1 do
     local s, e = p.s(f), p.e(f)
-    local level2 = p.count(f) > 0
-    if level2 then
-      ps, pe = s, e
+    if g and not (s >= gs and e <= ge) then
+      finish_group()
     end
-    local want = states[key(s, e)]
-    if want ~= nil then
-      local default_open = depth(level2, s, e, ps, pe) <= foldlevel
-      if want and not default_open then
-        opened[#opened + 1] = f
-      elseif not want and default_open then
-        closed[#closed + 1] = f
+    if p.count(f) > 0 then
+      gs, ge, g = s, e, f
+      g_open = 1 <= foldlevel
+      g_want = want_open(states, s, e, true, 1, foldlevel, cursor)
+    else
+      local depth = g and 2 or 1
+      local open = depth <= foldlevel
+      if want_open(states, s, e, false, depth, foldlevel, cursor) ~= open then
+        if g and not g_open then
+          cmd(gs .. 'foldopen') -- to reach the member
+          g_open = true
+        end
+        cmd(s .. (open and 'foldclose' or 'foldopen'))
       end
     end
   end
-  -- Parents first: opening a member inside a closed parent opens the parent on the way.
-  for _, f in ipairs(opened) do
-    local s, e = p.s(f), p.e(f)
-    while fn.foldclosed(s) ~= -1 and not closed_at(s, e) do
-      api.nvim_command(s .. 'foldopen')
-    end
-    if fn.foldclosed(s) == s then
-      api.nvim_command(s .. 'foldopen')
-    end
-  end
-  -- Members first: `:S,Efoldclose` closes the innermost open folds in the range.
-  for j = #closed, 1, -1 do
-    local f = closed[j]
-    if fn.foldclosed(p.s(f)) == -1 then
-      api.nvim_command(p.s(f) .. ',' .. p.e(f) .. 'foldclose')
-    end
-  end
+  finish_group()
 end
 
 --- Saves what window `win`, the current one, shows: its view, 'foldlevel' and (while its folds are
---- manual, so made from st.plan) the state of each fold of st.plan.
+--- manual, so made from st.plan) the state of each fold of st.plan, by its identity after the
+--- edits since. Reading opens closed groups: the caller clears the folds next.
 ---@param st nvimpam.BufferState
 ---@param win integer
 ---@return nvimpam.WindowView
 function M.save(st, win)
-  local w = { win = win, view = fn.winsaveview(), foldlevel = vim.wo.foldlevel }
-  -- After the view: reading the states opens closed parents.
-  w.states = vim.wo.foldmethod == 'manual' and read_states(st) or {}
+  local w = { win = win, view = fn.winsaveview(), foldlevel = vim.wo.foldlevel, states = {} }
+  if vim.wo.foldmethod == 'manual' then
+    read(st.plan, st.edits, w.states)
+  end
+  -- New folds around the cursor open: after an edit, the user is editing there; and where a
+  -- window gets its first folds with the cursor past the first line, a jump (gd into an include
+  -- file, a quickfix entry) or a restored position put it there, and it stays in sight.
+  if st.plan.n > 0 or w.view.lnum > 1 then
+    w.cursor = w.view.lnum
+  end
   return w
 end
 
@@ -114,7 +237,7 @@ end
 ---@param w nvimpam.WindowView
 function M.restore(st, w)
   api.nvim_command('setlocal foldlevel=' .. w.foldlevel)
-  restore_states(st, w.states, w.foldlevel)
+  restore_states(st.plan, w.states, w.foldlevel, w.cursor)
   fn.winrestview(w.view)
 end
 

@@ -372,14 +372,100 @@ local function new_id(kind, arg)
   return n, tostring(n)
 end
 
+-- Makes the next change of `buf` an undo step of its own, never joined to the change before it:
+-- setting 'undolevels', even to its value, closes the undo block (:help undo-break).
+local function undo_break(buf)
+  api.nvim_buf_call(buf, function()
+    vim.cmd('let &g:undolevels = &g:undolevels')
+  end)
+end
+
+-- The loaded buffer whose file is `path`, or nil.
+local function buffer_of(path)
+  local uv = require('nvimpam.compat').uv
+  local real = uv.fs_realpath(path) or path
+  for _, b in ipairs(api.nvim_list_bufs()) do
+    local name = api.nvim_buf_get_name(b)
+    if name ~= '' and (name == path or (uv.fs_realpath(name) or name) == real) then
+      return b
+    end
+  end
+  return nil
+end
+
+-- Why the file at `path` may not be changed on disk, or nil: its permissions deny writing (no w
+-- bit for anyone, though root could write it), or this user cannot write it.
+local function not_writable(path)
+  if path == '' or vim.fn.filereadable(path) == 0 then
+    return nil -- no file yet: it is written when saved
+  end
+  if vim.fn.filewritable(path) ~= 1 or not vim.fn.getfperm(path):find('w', 1, true) then
+    return 'is read-only on disk'
+  end
+  return nil
+end
+
+-- Why buffer `b` may not be changed, or nil.
+local function cannot_change(b)
+  local bo = vim.bo[b]
+  if not bo.modifiable then
+    return "has 'nomodifiable'"
+  elseif bo.readonly then
+    return "has 'readonly'"
+  elseif bo.binary then
+    return "has 'binary'"
+  end
+  return not_writable(api.nvim_buf_get_name(b))
+end
+
+-- The name of `b` in messages.
+local function name_of(b, label)
+  local name = api.nvim_buf_get_name(b)
+  return name ~= '' and vim.fn.fnamemodify(name, ':~:.') or label
+end
+
+-- The first edit of file plan `f` whose bytes in `b` are not those the plan replaces: its line
+-- (1-based), or nil when each edit finds its text.
+local function stale_line(b, f)
+  local e = f.edits
+  local n = api.nvim_buf_line_count(b)
+  for k = 0, #e / 5 - 1 do
+    local i = 5 * k
+    local l = e[i + 1]
+    local line = l < n and api.nvim_buf_get_lines(b, l, l + 1, true)[1] or nil
+    if not line or line:sub(e[i + 2] + 1, e[i + 3]) ~= e[i + 5] then
+      return l + 1
+    end
+  end
+  return nil
+end
+
+-- Applies file plan `f` to `b` as one undo step of its own: the edits bottom up (none changes the
+-- line count, so each finds its columns where the plan saw them), then the continued GES lines.
+local function apply(b, f)
+  undo_break(b)
+  local e = f.edits
+  for k = #e / 5 - 1, 0, -1 do
+    local i = 5 * k
+    api.nvim_buf_set_text(b, e[i + 1], e[i + 2], e[i + 1], e[i + 3], { e[i + 4] })
+  end
+  local a = f.adds or {}
+  for k = #a / 2 - 1, 0, -1 do
+    local l = a[2 * k + 1] + 1
+    api.nvim_buf_set_lines(b, l, l, true, a[2 * k + 2])
+  end
+end
+
 --- :NvimpamRename {new} / grn: renumbers the id under the cursor (a group: gives it the title
---- {new}): its definition and every reference in the buffer (fields in their columns, GES items),
---- as one undo step. Refuses, and changes nothing, when `new` is defined already, does not fit a
---- field, or a GES line would pass column 80. Says how many lines changed and which include files
---- also reference the id.
+--- {new}): its definition and every reference (fields in their columns, GES items, GES ranges
+--- split around it) in the deck and every file of its include tree, each buffer as one undo step.
+--- Files not open are loaded into listed buffers and changed there; nothing is written. Refuses,
+--- and changes nothing, with every reason at once: `new` is defined already, does not fit a field
+--- or a GES line, a file of the tree is read-only, binary or 'nomodifiable'. Names the files
+--- changed and the include files not found (not searched).
 ---@param new string|integer
 ---@param buf? integer
----@return table the JVM's plan: { edits, lines, defined, ranges, elsewhere }
+---@return table the JVM's plan: { files = { { buf|file, label, lines, edits, adds } }, defined, refusals, missing }
 function M.rename(new, buf)
   buf = bufnr(buf)
   local host = require('nvimpam.host')
@@ -390,26 +476,76 @@ function M.rename(new, buf)
   local plan = with_progress('renaming ' .. what, function()
     return call('ids_rename', { buf, at.kind, at.id, value }, ':NvimpamRename', buf)
   end)
+  local refused = {}
+  for _, r in ipairs(plan.refusals or {}) do
+    refused[#refused + 1] = r
+  end
+  local function refuse()
+    error(host.error('bad_argument', string.format('nvimpam: cannot rename %s to %s: %s; nothing changed', what, shown,
+      table.concat(refused, '; '))), 0)
+  end
   if api.nvim_buf_get_changedtick(buf) ~= tick then
-    error(host.error('failed', 'nvimpam: the buffer changed while the rename was planned; nothing changed, run it again'), 0)
+    refused[#refused + 1] = 'the buffer changed while the rename was planned (run it again)'
   end
-  local e = plan.edits or {}
-  local count = math.floor(#e / 4)
-  -- bottom up, so that earlier columns stay where the plan saw them; one command: one undo step
-  for k = count - 1, 0, -1 do
-    local b = 4 * k
-    api.nvim_buf_set_text(buf, e[b + 1], e[b + 2], e[b + 1], e[b + 3], { e[b + 4] })
+  -- every file checked before any is loaded or changed
+  local files = plan.files or {}
+  for _, f in ipairs(files) do
+    local b = f.buf or buffer_of(f.file)
+    local why
+    if b and api.nvim_buf_is_loaded(b) then
+      why = cannot_change(b)
+    else
+      why = not_writable(f.file)
+    end
+    if why then
+      refused[#refused + 1] = (b and name_of(b, f.label) or f.label) .. ' ' .. why
+    end
+    f.target = b
   end
-  local msg = string.format('nvimpam: %s -> %s: %d line%s changed', what, shown, plan.lines,
-    plan.lines == 1 and '' or 's')
+  if #refused > 0 then
+    refuse()
+  end
+  local loaded = {}
+  for _, f in ipairs(files) do
+    if not (f.target and api.nvim_buf_is_loaded(f.target)) then
+      local b = vim.fn.bufadd(f.file)
+      vim.fn.bufload(b)
+      vim.bo[b].buflisted = true
+      loaded[#loaded + 1] = b
+      f.target = b
+      local why = cannot_change(b)
+      if why then
+        refused[#refused + 1] = name_of(b, f.label) .. ' ' .. why
+      end
+    end
+    local l = stale_line(f.target, f)
+    if l then
+      refused[#refused + 1] = string.format('%s line %d is not the text the rename read (write or reload the buffer)',
+        name_of(f.target, f.label), l)
+    end
+  end
+  if #refused > 0 then
+    for _, b in ipairs(loaded) do -- loaded for nothing: as they were, not open
+      pcall(api.nvim_buf_delete, b, {})
+    end
+    refuse()
+  end
+  local total, names, others = 0, {}, false
+  for _, f in ipairs(files) do
+    apply(f.target, f)
+    total = total + f.lines
+    names[#names + 1] = string.format('%s (%d)', name_of(f.target, f.label), f.lines)
+    others = others or f.target ~= buf
+  end
+  local msg = string.format('nvimpam: %s -> %s: %d line%s changed', what, shown, total, total == 1 and '' or 's')
+  if #files > 1 or others then
+    msg = msg .. ' in ' .. table.concat(names, ', ') .. '; :wall writes them'
+  end
   if not plan.defined then
-    msg = msg .. ' (its definition is not in this buffer)'
+    msg = msg .. ' (no card of the deck and its include files defines it)'
   end
-  if (plan.ranges or 0) > 0 then
-    msg = msg .. string.format('; %d GES range%s holding it left alone', plan.ranges, plan.ranges == 1 and '' or 's')
-  end
-  if plan.elsewhere and #plan.elsewhere > 0 then
-    msg = msg .. '; also referenced in ' .. table.concat(plan.elsewhere, ', ') .. ', left alone'
+  if plan.missing and #plan.missing > 0 then
+    msg = msg .. '; not searched (not found): ' .. table.concat(plan.missing, ', ')
   end
   info(msg)
   return plan

@@ -418,10 +418,17 @@ local function cannot_change(b)
   return not_writable(api.nvim_buf_get_name(b))
 end
 
--- The name of `b` in messages.
-local function name_of(b, label)
+-- The name of `b` in messages: relative to the folder of `base`'s file where it is inside it.
+local function name_of(b, label, base)
   local name = api.nvim_buf_get_name(b)
-  return name ~= '' and vim.fn.fnamemodify(name, ':~:.') or label
+  if name == '' then
+    return label
+  end
+  local dir = base and api.nvim_buf_get_name(base) ~= '' and vim.fn.fnamemodify(api.nvim_buf_get_name(base), ':p:h') .. '/'
+  if dir and name:sub(1, #dir) == dir then
+    return name:sub(#dir + 1)
+  end
+  return vim.fn.fnamemodify(name, ':~:.')
 end
 
 -- The first edit of file plan `f` whose bytes in `b` are not those the plan replaces: its line
@@ -498,7 +505,7 @@ function M.rename(new, buf)
       why = not_writable(f.file)
     end
     if why then
-      refused[#refused + 1] = (b and name_of(b, f.label) or f.label) .. ' ' .. why
+      refused[#refused + 1] = (b and name_of(b, f.label, buf) or f.label) .. ' ' .. why
     end
     f.target = b
   end
@@ -515,13 +522,13 @@ function M.rename(new, buf)
       f.target = b
       local why = cannot_change(b)
       if why then
-        refused[#refused + 1] = name_of(b, f.label) .. ' ' .. why
+        refused[#refused + 1] = name_of(b, f.label, buf) .. ' ' .. why
       end
     end
     local l = stale_line(f.target, f)
     if l then
       refused[#refused + 1] = string.format('%s line %d is not the text the rename read (write or reload the buffer)',
-        name_of(f.target, f.label), l)
+        name_of(f.target, f.label, buf), l)
     end
   end
   if #refused > 0 then
@@ -534,7 +541,7 @@ function M.rename(new, buf)
   for _, f in ipairs(files) do
     apply(f.target, f)
     total = total + f.lines
-    names[#names + 1] = string.format('%s (%d)', name_of(f.target, f.label), f.lines)
+    names[#names + 1] = string.format('%s (%d)', name_of(f.target, f.label, buf), f.lines)
     others = others or f.target ~= buf
   end
   local msg = string.format('nvimpam: %s -> %s: %d line%s changed', what, shown, total, total == 1 and '' or 's')

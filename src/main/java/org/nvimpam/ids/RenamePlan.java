@@ -183,11 +183,11 @@ public record RenamePlan(int[] at, byte[][] texts, byte[][] olds, int count, int
      * to new selection lines after it.
      */
     void flushGes() {
-      if (gesHits == 0) return;
       int line = gesLine;
       int hits = gesHits;
       gesHits = 0;
       gesLine = -1;
+      if (hits == 0 || refusal != null) return; // the first refusal is the one told
       byte[] a = deck.bytes(line);
       int off = deck.start(line);
       int len = deck.contentLength(line);

@@ -119,11 +119,8 @@ class RenameTreeIT extends PluginTestBase {
     assertEquals(A_AFTER, lines(a), note);
     assertEquals(B_AFTER, lines(b), note);
     assertDisk();
-    assertTrue(note.startsWith("nvimpam: node 77 -> 9077: 7 lines changed in "), note);
-    for (String f : List.of("main.pc (2)", "a.inc (2)", "b.inc (3)", ":wall writes them",
-        "not searched (not found): cluster.inc (main.pc line 3)")) {
-      assertTrue(note.contains(f), note);
-    }
+    assertEquals("nvimpam: node 77 -> 9077: 7 lines changed in main.pc (2), a.inc (2), b.inc (3); :wall writes them; "
+        + "not searched (not found): cluster.inc (main.pc line 3)", note);
     assertEquals(1L, lua("return vim.fn.buflisted(vim.fn.bufnr('" + a + "'))"));
     undo(main);
     undo(a);
@@ -184,8 +181,7 @@ class RenameTreeIT extends PluginTestBase {
       edit(main);
       cursor(9, 30);
       nvim.command("NvimpamRename 9077").join();
-      assertTrue(lastNote().matches("nvimpam: cannot rename node 77 to 9077: .*b\\.inc is read-only on disk; nothing changed"),
-          lastNote());
+      assertEquals("nvimpam: cannot rename node 77 to 9077: b.inc is read-only on disk; nothing changed", lastNote());
       assertNothingChanged();
     } finally {
       b.toFile().setWritable(true, false);
@@ -220,7 +216,7 @@ class RenameTreeIT extends PluginTestBase {
     nvim.command("NvimpamRename 81").join(); // node 81 is in a.inc
     String note = lastNote();
     assertTrue(note.startsWith("nvimpam: cannot rename node 77 to 81: node 81 is already defined (a.inc line 7); "), note);
-    assertTrue(note.endsWith("a.inc has 'nomodifiable'; nothing changed"), note);
+    assertTrue(note.endsWith("; a.inc has 'nomodifiable'; nothing changed"), note);
     assertNothingChanged("a.inc");
   }
 
@@ -244,7 +240,7 @@ class RenameTreeIT extends PluginTestBase {
     assertEquals(List.of(node(9), shell(400, 12, 9, 9, 9, 9)), lines(shared), note);
     assertEquals(shell(100, 12, 9, 9, 9, 9), lines(one).get(5), note);
     assertEquals(shell(500, 12, 9, 1, 1, 1), lines(two).get(5), note);
-    assertEquals(1, note.split("shared\\.inc", -1).length - 1, note);
+    assertEquals("nvimpam: node 77 -> 9: 4 lines changed in one.pc (1), shared.inc (2), two.pc (1); :wall writes them", note);
     Map<String, Object> tree = (Map<String, Object>) lua("return vim.api.nvim_buf_call(vim.fn.bufnr('" + shared + "'), vim.fn.undotree)");
     assertEquals(1L, tree.get("seq_cur"), note); // one change: the edits of one plan
   }

@@ -494,41 +494,44 @@ function M.rename(new, buf)
   if api.nvim_buf_get_changedtick(buf) ~= tick then
     refused[#refused + 1] = 'the buffer changed while the rename was planned (run it again)'
   end
+  -- the buffer of file plan `f` checked: that it may change, and holds the text the plan read
+  local function check(f)
+    local b = f.target
+    local why = cannot_change(b)
+    local l = not why and stale_line(b, f)
+    if l then
+      why = string.format('line %d is not the text the rename read (write or reload the buffer)', l)
+    end
+    if why then
+      refused[#refused + 1] = name_of(b, f.label, buf) .. ' ' .. why
+    end
+  end
   -- every file checked before any is loaded or changed
   local files = plan.files or {}
   for _, f in ipairs(files) do
     local b = f.buf or buffer_of(f.file)
-    local why
     if b and api.nvim_buf_is_loaded(b) then
-      why = cannot_change(b)
+      f.target = b
+      check(f)
     else
-      why = not_writable(f.file)
+      local why = not_writable(f.file)
+      if why then
+        refused[#refused + 1] = f.label .. ' ' .. why
+      end
     end
-    if why then
-      refused[#refused + 1] = (b and name_of(b, f.label, buf) or f.label) .. ' ' .. why
-    end
-    f.target = b
   end
   if #refused > 0 then
     refuse()
   end
   local loaded = {}
   for _, f in ipairs(files) do
-    if not (f.target and api.nvim_buf_is_loaded(f.target)) then
+    if not f.target then
       local b = vim.fn.bufadd(f.file)
       vim.fn.bufload(b)
       vim.bo[b].buflisted = true
       loaded[#loaded + 1] = b
       f.target = b
-      local why = cannot_change(b)
-      if why then
-        refused[#refused + 1] = name_of(b, f.label, buf) .. ' ' .. why
-      end
-    end
-    local l = stale_line(f.target, f)
-    if l then
-      refused[#refused + 1] = string.format('%s line %d is not the text the rename read (write or reload the buffer)',
-        name_of(f.target, f.label, buf), l)
+      check(f)
     end
   end
   if #refused > 0 then

@@ -211,13 +211,34 @@ class RenameTreeIT extends PluginTestBase {
     nvim.command("set hidden").join();
     edit(a);
     nvim.command("setlocal nomodifiable").join();
+    edit(b);
+    nvim.command("setlocal readonly").join();
     nvim.command("buffer " + lua("return vim.fn.bufnr('" + main + "')")).join();
     cursor(9, 30);
     nvim.command("NvimpamRename 81").join(); // node 81 is in a.inc
-    String note = lastNote();
-    assertTrue(note.startsWith("nvimpam: cannot rename node 77 to 81: node 81 is already defined (a.inc line 7); "), note);
-    assertTrue(note.endsWith("; a.inc has 'nomodifiable'; nothing changed"), note);
-    assertNothingChanged("a.inc");
+    assertEquals("nvimpam: cannot rename node 77 to 81: node 81 is already defined (a.inc line 7); a.inc has 'nomodifiable'; "
+        + "b.inc has 'readonly'; nothing changed", lastNote());
+    assertNothingChanged("a.inc", "b.inc");
+  }
+
+  @Test
+  void aBufferWhoseTextIsNotTheFilesTheRenameReadRefusesIt() throws IOException {
+    setup("");
+    edit(main);
+    nvim.command("set hidden").join();
+    nvim.command("noautocmd edit " + b).join(); // no pamcrash buffer: the JVM reads the file
+    lua("vim.api.nvim_buf_set_lines(0, 0, 0, true, { '$ mine' })");
+    nvim.command("buffer " + lua("return vim.fn.bufnr('" + main + "')")).join();
+    cursor(9, 30);
+    nvim.command("NvimpamRename 9077").join();
+    assertEquals("nvimpam: cannot rename node 77 to 9077: b.inc line 1 is not the text the rename read "
+        + "(write or reload the buffer); nothing changed", lastNote());
+    assertEquals(List.of(MAIN), lines(main));
+    List<String> mine = new ArrayList<>(List.of(B));
+    mine.add(0, "$ mine");
+    assertEquals(mine, lines(b));
+    assertNull(lines(a), "a.inc was loaded");
+    assertDisk();
   }
 
   @Test

@@ -436,11 +436,17 @@ end
 local function stale_line(b, f)
   local e = f.edits
   local n = api.nvim_buf_line_count(b)
+  local first, chunk = 0, {} -- lines [first, first + #chunk), read a block at a time: edits come in line order
   for k = 0, #e / 5 - 1 do
     local i = 5 * k
     local l = e[i + 1]
-    local line = l < n and api.nvim_buf_get_lines(b, l, l + 1, true)[1] or nil
-    if not line or line:sub(e[i + 2] + 1, e[i + 3]) ~= e[i + 5] then
+    if l >= n then
+      return l + 1
+    end
+    if l >= first + #chunk then
+      first, chunk = l, api.nvim_buf_get_lines(b, l, math.min(n, l + 4096), true)
+    end
+    if chunk[l - first + 1]:sub(e[i + 2] + 1, e[i + 3]) ~= e[i + 5] then
       return l + 1
     end
   end

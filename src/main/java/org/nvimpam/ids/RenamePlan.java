@@ -99,11 +99,9 @@ public record RenamePlan(int[] at, byte[][] texts, byte[][] olds, int count, int
         lastLine = line;
         lines++;
       }
+      if (line != gesLine) flushGes(); // the edits in line order
       if (sc.field() < 0) {
-        if (line != gesLine) {
-          flushGes();
-          gesLine = line;
-        }
+        gesLine = line;
         if (4 * gesHits + 4 > ges.length) ges = Arrays.copyOf(ges, ges.length * 2);
         ges[4 * gesHits] = from;
         ges[4 * gesHits + 1] = to;

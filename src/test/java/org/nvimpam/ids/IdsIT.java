@@ -567,7 +567,7 @@ class IdsIT extends PluginTestBase {
     cursor(14, 10); // GROUP / rear
     lua("require('nvimpam.ids').rename_prompt()");
     assertEquals("Rename group 'rear' to: |rear", lua("return _G.asked"));
-    assertEquals("        OGRP 'rear doors'  DELGRP 'front doors'", lua("return vim.api.nvim_buf_get_lines(0, 11, 12, true)[1]"));
+    assertEquals("        OGRP 'rear doors'  DELGRP 'front doors'", lua("return vim.api.nvim_buf_get_lines(0, 11, 12, true)[1]"), String.valueOf(lua("return _G.notes")));
   }
 
   @Test

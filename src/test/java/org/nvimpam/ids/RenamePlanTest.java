@@ -132,6 +132,13 @@ class RenamePlanTest {
         apply(p, "GROUP / all", "        PART 12 GRP 'doors'", "        END"));
   }
 
+  @Test
+  void theEditsComeInLineOrderWhenASelectionComesBeforeTheDefinition() {
+    String[] lines = {"GROUP / all", "        OGRP 'doors' PART 1", "        END", "GROUP / doors", "        END"};
+    RenamePlan p = retitle("rear", lines);
+    assertEquals(List.of("GROUP / all", "        OGRP 'rear' PART 1", "        END", "GROUP / rear", "        END"), apply(p, lines));
+  }
+
   private static RenamePlan node(int old, int neu, String... lines) {
     return RenamePlan.make(Lines.ofLatin1(lines), 2011, new IdScanner(CardLayouts.bundled()),
         IdKinds.key(IdKinds.NODE, old), Integer.toString(neu));
@@ -140,6 +147,10 @@ class RenamePlanTest {
   /** The lines after the plan, applied as lua/nvimpam/ids.lua does: edits bottom up, then the added lines bottom up. */
   static List<String> apply(RenamePlan p, String... lines) {
     List<String> out = new ArrayList<>(List.of(lines));
+    for (int i = 1; i < p.count(); i++) {
+      int[] at = p.at();
+      assertTrue(at[3 * i - 3] < at[3 * i] || at[3 * i - 3] == at[3 * i] && at[3 * i - 1] <= at[3 * i + 1], "edits in order");
+    }
     for (int i = p.count() - 1; i >= 0; i--) {
       int l = p.at()[3 * i];
       String s = out.get(l);

@@ -372,14 +372,137 @@ local function new_id(kind, arg)
   return n, tostring(n)
 end
 
+-- Makes the next change of `buf` an undo step of its own, never joined to the change before it:
+-- setting 'undolevels', even to its value, closes the undo block (:help undo-break).
+local function undo_break(buf)
+  api.nvim_buf_call(buf, function()
+    vim.cmd('let &g:undolevels = &g:undolevels')
+  end)
+end
+
+-- The loaded buffer whose file is `path`, or nil.
+local function buffer_of(path)
+  local uv = require('nvimpam.compat').uv
+  local real = uv.fs_realpath(path) or path
+  for _, b in ipairs(api.nvim_list_bufs()) do
+    local name = api.nvim_buf_get_name(b)
+    if name ~= '' and (name == path or (uv.fs_realpath(name) or name) == real) then
+      return b
+    end
+  end
+  return nil
+end
+
+-- Why the file at `path` may not be changed on disk, or nil: its permissions deny writing (no w
+-- bit for anyone, though root could write it), or this user cannot write it.
+local function not_writable(path)
+  if path == '' or vim.fn.filereadable(path) == 0 then
+    return nil -- no file yet: it is written when saved
+  end
+  if vim.fn.filewritable(path) ~= 1 or not vim.fn.getfperm(path):find('w', 1, true) then
+    return 'is read-only on disk'
+  end
+  return nil
+end
+
+-- Why buffer `b` may not be changed, or nil.
+local function cannot_change(b)
+  local bo = vim.bo[b]
+  if not bo.modifiable then
+    return "has 'nomodifiable'"
+  elseif bo.readonly then
+    return "has 'readonly'"
+  elseif bo.binary then
+    return "has 'binary'"
+  end
+  return not_writable(api.nvim_buf_get_name(b))
+end
+
+-- The name of `b` in messages: relative to the folder of `base`'s file where it is inside it.
+local function name_of(b, label, base)
+  local name = api.nvim_buf_get_name(b)
+  if name == '' then
+    return label
+  end
+  local dir = base and api.nvim_buf_get_name(base) ~= '' and vim.fn.fnamemodify(api.nvim_buf_get_name(base), ':p:h') .. '/'
+  if dir and name:sub(1, #dir) == dir then
+    return name:sub(#dir + 1)
+  end
+  return vim.fn.fnamemodify(name, ':~:.')
+end
+
+-- The first edit of file plan `f` whose bytes in `b` are not those the plan replaces: its line
+-- (1-based), or nil when each edit finds its text. Keeps the lines read in f.text (0-based line ->
+-- text) for apply().
+local function stale_line(b, f)
+  local e = f.edits
+  local n = api.nvim_buf_line_count(b)
+  local first, chunk = 0, {} -- lines [first, first + #chunk), read a block at a time: edits come in line order
+  f.text = {}
+  for k = 0, #e / 5 - 1 do
+    local i = 5 * k
+    local l = e[i + 1]
+    if l >= n then
+      return l + 1
+    end
+    if l >= first + #chunk then
+      first, chunk = l, api.nvim_buf_get_lines(b, l, math.min(n, l + 4096), true)
+    end
+    local line = chunk[l - first + 1]
+    if line:sub(e[i + 2] + 1, e[i + 3]) ~= e[i + 5] then
+      return l + 1
+    end
+    f.text[l] = line
+  end
+  return nil
+end
+
+-- Applies file plan `f` to `b` (checked by stale_line() just before, nothing in between) as one
+-- undo step of its own: each run of consecutive lines the edits touch is replaced at once, with
+-- the edits put into its lines right to left (every other byte as it was; one call per run, not
+-- per value: 200k values took seconds one by one), then the continued GES lines go in, bottom up.
+local function apply(b, f)
+  undo_break(b)
+  local e = f.edits
+  local count = #e / 5
+  local k = 0
+  while k < count do
+    local first = e[5 * k + 1]
+    local j = k -- the run: edits k .. j - 1, on lines first .. last
+    local last = first
+    while j < count and e[5 * j + 1] <= last + 1 do
+      last = e[5 * j + 1]
+      j = j + 1
+    end
+    local lines = {}
+    for l = first, last do
+      lines[#lines + 1] = f.text[l]
+    end
+    for x = j - 1, k, -1 do
+      local i = 5 * x
+      local r = e[i + 1] - first + 1
+      lines[r] = lines[r]:sub(1, e[i + 2]) .. e[i + 4] .. lines[r]:sub(e[i + 3] + 1)
+    end
+    api.nvim_buf_set_lines(b, first, last + 1, true, lines)
+    k = j
+  end
+  local a = f.adds or {}
+  for x = #a / 2 - 1, 0, -1 do
+    local l = a[2 * x + 1] + 1
+    api.nvim_buf_set_lines(b, l, l, true, a[2 * x + 2])
+  end
+end
+
 --- :NvimpamRename {new} / grn: renumbers the id under the cursor (a group: gives it the title
---- {new}): its definition and every reference in the buffer (fields in their columns, GES items),
---- as one undo step. Refuses, and changes nothing, when `new` is defined already, does not fit a
---- field, or a GES line would pass column 80. Says how many lines changed and which include files
---- also reference the id.
+--- {new}): its definition and every reference (fields in their columns, GES items, GES ranges
+--- split around it) in the deck and every file of its include tree, each buffer as one undo step.
+--- Files not open are loaded into listed buffers and changed there; nothing is written. Refuses,
+--- and changes nothing, with every reason at once: `new` is defined already, does not fit a field
+--- or a GES line, a file of the tree is read-only, binary or 'nomodifiable'. Names the files
+--- changed and the include files not found (not searched).
 ---@param new string|integer
 ---@param buf? integer
----@return table the JVM's plan: { edits, lines, defined, ranges, elsewhere }
+---@return table the JVM's plan: { files = { { buf|file, label, lines, edits, adds } }, defined, refusals, missing }
 function M.rename(new, buf)
   buf = bufnr(buf)
   local host = require('nvimpam.host')
@@ -390,26 +513,79 @@ function M.rename(new, buf)
   local plan = with_progress('renaming ' .. what, function()
     return call('ids_rename', { buf, at.kind, at.id, value }, ':NvimpamRename', buf)
   end)
+  local refused = {}
+  for _, r in ipairs(plan.refusals or {}) do
+    refused[#refused + 1] = r
+  end
+  local function refuse()
+    error(host.error('bad_argument', string.format('nvimpam: cannot rename %s to %s: %s; nothing changed', what, shown,
+      table.concat(refused, '; '))), 0)
+  end
   if api.nvim_buf_get_changedtick(buf) ~= tick then
-    error(host.error('failed', 'nvimpam: the buffer changed while the rename was planned; nothing changed, run it again'), 0)
+    refused[#refused + 1] = 'the buffer changed while the rename was planned (run it again)'
   end
-  local e = plan.edits or {}
-  local count = math.floor(#e / 4)
-  -- bottom up, so that earlier columns stay where the plan saw them; one command: one undo step
-  for k = count - 1, 0, -1 do
-    local b = 4 * k
-    api.nvim_buf_set_text(buf, e[b + 1], e[b + 2], e[b + 1], e[b + 3], { e[b + 4] })
+  -- the buffer of file plan `f` checked: that it may change, and holds the text the plan read
+  local function check(f)
+    local b = f.target
+    local why = cannot_change(b)
+    local l = not why and stale_line(b, f)
+    if l then
+      why = string.format('line %d is not the text the rename read (write or reload the buffer)', l)
+    end
+    if why then
+      refused[#refused + 1] = name_of(b, f.label, buf) .. ' ' .. why
+    end
   end
-  local msg = string.format('nvimpam: %s -> %s: %d line%s changed', what, shown, plan.lines,
-    plan.lines == 1 and '' or 's')
+  -- every file checked before any is loaded or changed
+  local files = plan.files or {}
+  for _, f in ipairs(files) do
+    local b = f.buf or buffer_of(f.file)
+    if b and api.nvim_buf_is_loaded(b) then
+      f.target = b
+      check(f)
+    else
+      local why = not_writable(f.file)
+      if why then
+        refused[#refused + 1] = f.label .. ' ' .. why
+      end
+    end
+  end
+  if #refused > 0 then
+    refuse()
+  end
+  local loaded = {}
+  for _, f in ipairs(files) do
+    if not f.target then
+      local b = vim.fn.bufadd(f.file)
+      vim.fn.bufload(b)
+      vim.bo[b].buflisted = true
+      loaded[#loaded + 1] = b
+      f.target = b
+      check(f)
+    end
+  end
+  if #refused > 0 then
+    for _, b in ipairs(loaded) do -- loaded for nothing: as they were, not open
+      pcall(api.nvim_buf_delete, b, {})
+    end
+    refuse()
+  end
+  local total, names, others = 0, {}, false
+  for _, f in ipairs(files) do
+    apply(f.target, f)
+    total = total + f.lines
+    names[#names + 1] = string.format('%s (%d)', name_of(f.target, f.label, buf), f.lines)
+    others = others or f.target ~= buf
+  end
+  local msg = string.format('nvimpam: %s -> %s: %d line%s changed', what, shown, total, total == 1 and '' or 's')
+  if #files > 1 or others then
+    msg = msg .. ' in ' .. table.concat(names, ', ') .. '; :wall writes them'
+  end
   if not plan.defined then
-    msg = msg .. ' (its definition is not in this buffer)'
+    msg = msg .. ' (no card of the deck and its include files defines it)'
   end
-  if (plan.ranges or 0) > 0 then
-    msg = msg .. string.format('; %d GES range%s holding it left alone', plan.ranges, plan.ranges == 1 and '' or 's')
-  end
-  if plan.elsewhere and #plan.elsewhere > 0 then
-    msg = msg .. '; also referenced in ' .. table.concat(plan.elsewhere, ', ') .. ', left alone'
+  if plan.missing and #plan.missing > 0 then
+    msg = msg .. '; not searched (not found): ' .. table.concat(plan.missing, ', ')
   end
   info(msg)
   return plan

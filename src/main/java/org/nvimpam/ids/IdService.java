@@ -17,6 +17,7 @@ import org.nvimpam.deck.FieldLayout;
 import org.nvimpam.deck.IncludeLine;
 import org.nvimpam.deck.LineBytes;
 import org.nvimpam.deck.LineSource;
+import org.nvimpam.deck.ProblemCode;
 import org.nvimpam.nvim.LuaEntry;
 import org.nvimpam.nvim.Nvim;
 import org.nvimpam.rpc.ConnectionClosedException;
@@ -620,10 +621,13 @@ public final class IdService {
   }
 
   /**
-   * The edits that give the id of {@code ok} the new id {@code neu} (a number, or a group's
-   * title) in {@code b}: its definition and every reference (fields and GES items), or an {@link
-   * IllegalArgumentException} saying why not (the new id is taken, or does not fit a field, or a
-   * GES line would pass column 80).
+   * The plan that gives the id of {@code ok} the new id {@code neu} (a number, or a group's title)
+   * in the tree of {@code b} (and in the trees of the other open decks that include the file
+   * defining it): its definition and every reference (fields, GES items, GES ranges), file by
+   * file, each file once: {files = [{buf|file, label, lines, edits, adds}], defined, refusals,
+   * missing}. {@code refusals} says why nothing may change (the new id is taken, does not fit a
+   * field or a GES line, an include file cannot be read as a deck); {@code missing} names the
+   * include files not found, which were not searched.
    */
   public Encoder rename(IdBuffer b, long ok, Object neu) {
     int kd = IdKinds.kindOf(ok);
@@ -633,41 +637,103 @@ public final class IdService {
       throw new IllegalArgumentException("nvimpam: " + IdKinds.describe(ok) + " is already called "
           + (IdKinds.named(kd) ? "'" + text + "'" : text));
     }
-    IdTree t = treeOf(b);
-    for (IdTree.Member m : t.members()) {
+    List<IdTree.Problem> problems = new ArrayList<>();
+    List<IdTree.Member> scope = renameScope(b, ok, problems);
+    List<String> refusals = new ArrayList<>();
+    List<String> missing = new ArrayList<>();
+    for (IdTree.Member m : scope) {
       DefTable d = IdTree.defs(m);
       if (d == null || d.count(nk) == 0) continue;
       int[] at = IdTree.read(m, (deck, defs) -> defs.linesOf(nk, 1));
-      throw new IllegalArgumentException("nvimpam: " + IdKinds.describe(nk) + " is already defined ("
-          + m.label() + " line " + (at == null || at.length == 0 ? "?" : at[0] + 1) + "); nothing changed");
+      refusals.add(IdKinds.describe(nk) + " is already defined (" + m.label() + " line "
+          + (at == null || at.length == 0 ? "?" : at[0] + 1) + ")");
     }
-    RenamePlan plan = b.withIds((ids, deck) -> RenamePlan.make(deck, ids.version(), ids.scanner(), ok, text));
-    if (plan == null) throw new IllegalStateException("nvimpam: buffer " + b.bufferId() + " is not loaded yet");
-    if (plan.refusal() != null) throw new IllegalArgumentException("nvimpam: " + plan.refusal() + "; nothing changed");
-    List<String> elsewhere = new ArrayList<>();
-    int want = IdKinds.idOf(ok);
-    for (IdTree.Member m : t.members()) {
-      if (m.live() == b) continue;
+    for (IdTree.Problem p : problems) {
+      String where = p.in().label() + " line " + (p.at().line() + 1);
+      if (p.code() == ProblemCode.INCLUDE_MISSING) missing.add(p.at().name() + " (" + where + ")");
+      else if (p.code() != ProblemCode.INCLUDE_CYCLE) refusals.add(p.message() + " (" + where + ")"); // binary, unreadable
+    }
+    List<IdTree.Member> changed = new ArrayList<>();
+    List<RenamePlan> plans = new ArrayList<>();
+    boolean defined = false;
+    for (IdTree.Member m : scope) {
       int version = IdTree.version(m);
-      Integer c = IdTree.read(m, (deck, defs) -> {
-        int[] n = {0};
-        new IdScanner(CardLayouts.bundled()).scan(deck, 0, deck.lineCount(), version, true, 1 << kd,
-            (line, from, to, k2, lo, hi, def) -> {
-              if (k2 == kd && lo <= want && want <= hi) n[0]++;
-            });
-        return n[0];
-      });
-      if (c != null && c > 0) elsewhere.add(m.label() + " (" + c + ")");
+      RenamePlan plan = IdTree.read(m, (deck, defs) ->
+          RenamePlan.make(deck, version, new IdScanner(CardLayouts.bundled()), ok, text));
+      if (plan == null) {
+        refusals.add(m.label() + " is not loaded yet");
+        continue;
+      }
+      if (plan.refusal() != null) refusals.add(m.label() + ": " + plan.refusal());
+      defined |= plan.defines();
+      if (plan.count() > 0) {
+        changed.add(m);
+        plans.add(plan);
+      }
     }
+    boolean def = defined;
     return out -> {
-      out.packMapHeader(5);
-      out.packString("edits");
-      plan.pack(out);
-      out.packString("lines").packInt(plan.lines());
-      out.packString("defined").packBoolean(plan.defines());
-      out.packString("ranges").packInt(plan.ranges());
-      out.packString("elsewhere").packArrayHeader(elsewhere.size());
-      for (String s : elsewhere) out.packString(s);
+      out.packMapHeader(4);
+      out.packString("files").packArrayHeader(plans.size());
+      for (int i = 0; i < plans.size(); i++) {
+        IdTree.Member m = changed.get(i);
+        out.packMapHeader(5);
+        packWhere(out, m);
+        out.packString("label").packString(m.label());
+        out.packString("lines").packInt(plans.get(i).lines());
+        plans.get(i).pack(out);
+      }
+      out.packString("defined").packBoolean(def);
+      out.packString("refusals").packArrayHeader(refusals.size());
+      for (String s : refusals) out.packString(s);
+      out.packString("missing").packArrayHeader(missing.size());
+      for (String s : missing) out.packString(s);
     };
+  }
+
+  /**
+   * The decks a rename of {@code key} from {@code b} covers, each once: {@code b}'s tree, and the
+   * trees of the other open decks that include a file defining the id (an include file shared by
+   * several decks is their common part). The INCLU problems of those trees go to {@code problems}.
+   */
+  List<IdTree.Member> renameScope(IdBuffer b, long key, List<IdTree.Problem> problems) {
+    IdTree t = treeOf(b);
+    Map<Object, IdTree.Member> scope = new LinkedHashMap<>();
+    add(scope, problems, t);
+    List<Path> defining = new ArrayList<>();
+    for (IdTree.Member m : t.members()) {
+      DefTable d = IdTree.defs(m);
+      if (m.path() != null && d != null && d.count(key) > 0) defining.add(m.path());
+    }
+    if (defining.isEmpty()) return new ArrayList<>(scope.values());
+    for (IdBuffer d : ws.buffers()) {
+      if (d.file() == null || scope.containsKey(d.file())) continue;
+      boolean names = Boolean.TRUE.equals(d.withIds((ids, deck) -> !ids.includes(deck).isEmpty()));
+      if (!names) continue;
+      IdTree other = IdTree.of(d, this::showing, files);
+      boolean shares = false;
+      for (Path p : defining) shares |= other.holds(p);
+      if (!shares) continue;
+      ensureBuilt(d);
+      for (IdTree.Member m : other.members()) {
+        if (m.live() != null) ensureBuilt(m.live());
+      }
+      add(scope, problems, other);
+    }
+    return new ArrayList<>(scope.values());
+  }
+
+  /** A member's file, or its buffer when it has none. */
+  private static Object where(IdTree.Member m) {
+    return m.path() != null ? m.path() : m.live();
+  }
+
+  private static void add(Map<Object, IdTree.Member> scope, List<IdTree.Problem> problems, IdTree t) {
+    for (IdTree.Member m : t.members()) scope.putIfAbsent(where(m), m);
+    for (IdTree.Problem p : t.problems()) {
+      boolean seen = false;
+      for (IdTree.Problem q : problems) seen |= where(q.in()).equals(where(p.in())) && q.at().line() == p.at().line();
+      if (!seen) problems.add(p);
+    }
   }
 }

@@ -2,103 +2,357 @@ package org.nvimpam.ids;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import org.msgpack.core.MessagePacker;
+import org.nvimpam.ids.IdService.IntList;
 import org.nvimpam.deck.FieldLayout;
+import org.nvimpam.deck.LineBytes;
 import org.nvimpam.deck.LineSource;
 
 /**
  * The text edits that renumber (or, for a group, retitle) one id in one deck: each field that
  * defines or references it gets the new digits in its own columns (right-aligned, or left where
  * the old value was), a title field the new title where the old one began; each GES item the new
- * text in its place (a title inside its quotes). Refused, with the reason, when the new text does
- * not fit a field or a GES line would pass column 80. GES ranges that hold the id are left alone
- * (counted).
+ * text in its place (a title inside its quotes), and each GES range that holds the old id is split
+ * so that it selects the same ids with the new one in place of the old ({@code 70:80}, 77 → 9077:
+ * {@code 70:76 78:80 9077}). A GES line that would pass column 80 continues on new selection lines
+ * after it, each starting with the selection word of its first item. Every edit carries the bytes
+ * it replaces, so that whoever applies it can check that the text is still the one planned. Refused,
+ * with the reason, when the new text does not fit a field, or a GES item does not fit even a line of
+ * its own.
+ *
+ * <p>{@code at} holds {@code [line, start, end]} per edit (0-based bytes, end exclusive),
+ * {@code texts} the new bytes and {@code olds} the replaced ones; {@code addAt} the lines after
+ * which {@code adds} (whole new lines) go, ascending.
  */
-public record RenamePlan(int[] at, byte[][] texts, int count, int lines, boolean defines, int ranges, String refusal) {
+public record RenamePlan(int[] at, byte[][] texts, byte[][] olds, int count, int[] addAt, byte[][][] adds, int addCount,
+    int lines, boolean defines, String refusal) {
+  /** GES items are read up to this column. */
+  static final int GES_END = 80;
+
   /** The plan that gives the id of {@code key} the new {@code text}: its digits, or a group's title. */
   static RenamePlan make(LineSource deck, int version, IdScanner sc, long key, String text) {
-    int kind = IdKinds.kindOf(key);
-    int id = IdKinds.idOf(key);
-    int[][] at = {new int[48]};
-    byte[][][] texts = {new byte[16][]};
-    int[] n = {0};
-    int[] lines = {0};
-    int[] lastLine = {-1};
-    int[] gesGrowth = {0};
-    boolean[] def = {false};
-    int[] ranges = {0};
-    String[] refusal = {null};
-    boolean named = IdKinds.named(kind);
-    byte[] d = text.getBytes(StandardCharsets.UTF_8);
-    String shown = named ? "'" + text + "'" : text;
-    sc.scan(deck, 0, deck.lineCount(), version, true, 1 << kind, (line, from, to, k, lo, hi, isDef) -> {
-      if (refusal[0] != null || k != kind || id < lo || id > hi) return;
-      if (lo != hi) {
-        ranges[0]++;
-        return;
-      }
-      int len = deck.contentLength(line);
-      if (line != lastLine[0]) {
-        lastLine[0] = line;
-        gesGrowth[0] = 0;
-        lines[0]++;
-      }
-      int s;
-      int e;
-      byte[] put;
-      if (sc.field() < 0) { // a GES item: the new text in its place
-        gesGrowth[0] += d.length - (to - from);
-        if (len + gesGrowth[0] > 80) {
-          refusal[0] = "line " + (line + 1) + " would pass column 80 with " + shown;
-          return;
-        }
-        s = from;
-        e = to;
-        put = d;
-      } else {
-        FieldLayout f = sc.table().entry(sc.entry()).rows().get(sc.row()).fields().get(sc.field());
-        int fs = f.from() - 1;
-        int fe = f.to();
-        int width = fe - fs;
-        if (d.length > width) {
-          refusal[0] = shown + " does not fit the " + width + " columns of " + sc.table().entry(sc.entry()).word()
-              + " / " + f.name() + " (line " + (line + 1) + ")";
-          return;
-        }
-        e = Math.min(fe, len);
-        int w;
-        boolean left;
-        if (named) { // where the old title began, unless it does not fit there; the field's end stays put
-          s = from + d.length <= fe ? from : fs;
-          w = e == len ? d.length : e - s;
-          left = true;
-        } else {
-          left = from == fs && to < fe;
-          s = fs;
-          w = left ? Math.max(d.length, e - s) : width;
-        }
-        put = new byte[w];
-        java.util.Arrays.fill(put, (byte) ' ');
-        if (left) System.arraycopy(d, 0, put, 0, d.length);
-        else System.arraycopy(d, 0, put, w - d.length, d.length);
-      }
-      if (isDef) def[0] = true;
-      if (3 * n[0] + 3 > at[0].length) at[0] = java.util.Arrays.copyOf(at[0], at[0].length * 2);
-      if (n[0] == texts[0].length) texts[0] = java.util.Arrays.copyOf(texts[0], n[0] * 2);
-      at[0][3 * n[0]] = line;
-      at[0][3 * n[0] + 1] = s;
-      at[0][3 * n[0] + 2] = e;
-      texts[0][n[0]++] = put;
-    });
-    return new RenamePlan(at[0], texts[0], n[0], lines[0], def[0], ranges[0], refusal[0]);
+    Builder b = new Builder(deck, sc, key, text);
+    sc.scan(deck, 0, deck.lineCount(), version, true, 1 << b.kind, b::hit);
+    b.flushGes();
+    return b.build();
   }
 
-  /** A flat {@code [lnum, start_col, end_col, text, …]} (0-based, end exclusive), in line order. */
+  /**
+   * The items that replace range {@code lo:hi} when {@code old} (inside it) becomes {@code neu}:
+   * the range's ids below and above {@code old} ({@code a} alone, or {@code a:b}), then {@code neu}
+   * unless the range already holds it.
+   */
+  static String[] split(int lo, int hi, int old, int neu) {
+    String[] out = new String[3];
+    int n = 0;
+    if (lo <= old - 1) out[n++] = piece(lo, old - 1);
+    if (old + 1 <= hi) out[n++] = piece(old + 1, hi);
+    if (neu < lo || neu > hi) out[n++] = Integer.toString(neu);
+    return Arrays.copyOf(out, n);
+  }
+
+  private static String piece(int a, int b) {
+    return a == b ? Integer.toString(a) : a + ":" + b;
+  }
+
+  private static final class Builder {
+    final LineSource deck;
+    final IdScanner sc;
+    final int kind;
+    final int id;
+    final int neu; // the new id of a numbered kind (0 for a title)
+    final boolean named;
+    final byte[] d;
+    final String shown;
+    int[] at = new int[48];
+    byte[][] texts = new byte[16][];
+    byte[][] olds = new byte[16][];
+    int n;
+    int[] addAt = new int[4];
+    byte[][][] adds = new byte[4][][];
+    int addCount;
+    int lines;
+    int lastLine = -1;
+    boolean def;
+    String refusal;
+    // the hits of the GES line being read: [from, to, lo, hi] each
+    int gesLine = -1;
+    int[] ges = new int[16];
+    int gesHits;
+
+    Builder(LineSource deck, IdScanner sc, long key, String text) {
+      this.deck = deck;
+      this.sc = sc;
+      this.kind = IdKinds.kindOf(key);
+      this.id = IdKinds.idOf(key);
+      this.named = IdKinds.named(kind);
+      this.neu = named ? 0 : Integer.parseInt(text);
+      this.d = text.getBytes(StandardCharsets.UTF_8);
+      this.shown = named ? "'" + text + "'" : text;
+    }
+
+    void hit(int line, int from, int to, int k, int lo, int hi, boolean isDef) {
+      if (refusal != null || k != kind || id < lo || id > hi) return;
+      if (isDef) def = true;
+      if (line != lastLine) {
+        lastLine = line;
+        lines++;
+      }
+      if (line != gesLine) flushGes(); // the edits in line order
+      if (sc.field() < 0) {
+        gesLine = line;
+        if (4 * gesHits + 4 > ges.length) ges = Arrays.copyOf(ges, ges.length * 2);
+        ges[4 * gesHits] = from;
+        ges[4 * gesHits + 1] = to;
+        ges[4 * gesHits + 2] = lo;
+        ges[4 * gesHits + 3] = hi;
+        gesHits++;
+        return;
+      }
+      field(line, from, to);
+    }
+
+    /** A field: the new text in the field's own columns. */
+    private void field(int line, int from, int to) {
+      int len = deck.contentLength(line);
+      FieldLayout f = sc.table().entry(sc.entry()).rows().get(sc.row()).fields().get(sc.field());
+      int fs = f.from() - 1;
+      int fe = f.to();
+      int width = fe - fs;
+      if (d.length > width) {
+        refusal = shown + " does not fit the " + width + " columns of " + sc.table().entry(sc.entry()).word()
+            + " / " + f.name() + " (line " + (line + 1) + ")";
+        return;
+      }
+      int e = Math.min(fe, len);
+      int s;
+      int w;
+      boolean left;
+      if (named) { // where the old title began, unless it does not fit there; the field's end stays put
+        s = from + d.length <= fe ? from : fs;
+        w = e == len ? d.length : e - s;
+        left = true;
+      } else {
+        left = from == fs && to < fe;
+        s = fs;
+        w = left ? Math.max(d.length, e - s) : width;
+      }
+      byte[] put = new byte[w];
+      Arrays.fill(put, (byte) ' ');
+      if (left) System.arraycopy(d, 0, put, 0, d.length);
+      else System.arraycopy(d, 0, put, w - d.length, d.length);
+      edit(line, s, e, put);
+    }
+
+    private void edit(int line, int s, int e, byte[] put) {
+      if (3 * n + 3 > at.length) at = Arrays.copyOf(at, at.length * 2);
+      if (n == texts.length) {
+        texts = Arrays.copyOf(texts, n * 2);
+        olds = Arrays.copyOf(olds, n * 2);
+      }
+      at[3 * n] = line;
+      at[3 * n + 1] = s;
+      at[3 * n + 2] = e;
+      byte[] old = new byte[e - s];
+      System.arraycopy(deck.bytes(line), deck.start(line) + s, old, 0, e - s);
+      olds[n] = old;
+      texts[n++] = put;
+    }
+
+    /** The new text of the item in bytes {@code [ts, te)} of the line, a hit {@code [from, to)} of range lo:hi. */
+    private byte[] replacement(byte[] a, int off, int ts, int te, int from, int to, int lo, int hi) {
+      byte[] mid;
+      if (lo == hi) {
+        mid = d;
+      } else {
+        mid = String.join(" ", split(lo, hi, id, neu)).getBytes(StandardCharsets.US_ASCII);
+      }
+      byte[] out = new byte[(from - ts) + mid.length + (te - to)];
+      System.arraycopy(a, off + ts, out, 0, from - ts);
+      System.arraycopy(mid, 0, out, from - ts, mid.length);
+      System.arraycopy(a, off + to, out, from - ts + mid.length, te - to);
+      return out;
+    }
+
+    /**
+     * The GES line read last: each item holding the id gets its new text in place when the line
+     * still ends by column 80; otherwise the line is written again, items that no longer fit going
+     * to new selection lines after it.
+     */
+    void flushGes() {
+      int line = gesLine;
+      int hits = gesHits;
+      gesHits = 0;
+      gesLine = -1;
+      if (hits == 0 || refusal != null) return; // the first refusal is the one told
+      byte[] a = deck.bytes(line);
+      int off = deck.start(line);
+      int len = deck.contentLength(line);
+      int end = Math.min(len, GES_END);
+      // the tokens, as IdScanner reads them: [start, end, word?] each; an open quote runs to the end
+      int[] tok = new int[3 * 16];
+      int nt = 0;
+      int i = 8;
+      while (i < end) {
+        while (i < end && a[off + i] == ' ') i++;
+        if (i == end) break;
+        int s = i;
+        boolean word = false;
+        if (a[off + i] == '\'') {
+          int q = i + 1;
+          while (q < end && a[off + q] != '\'') q++;
+          i = q == end ? end : q + 1;
+        } else {
+          byte c = a[off + i];
+          word = (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
+          while (i < end && a[off + i] != ' ') i++;
+        }
+        if (3 * nt + 3 > tok.length) tok = Arrays.copyOf(tok, tok.length * 2);
+        tok[3 * nt] = s;
+        tok[3 * nt + 1] = i;
+        tok[3 * nt + 2] = word ? 1 : 0;
+        nt++;
+      }
+      // each token's new text (null: unchanged), and the growth of the line
+      byte[][] neu = new byte[nt][];
+      int[] hit = new int[nt]; // the hit in each token, for a title's edit inside its quotes
+      int growth = 0;
+      int h = 0;
+      for (int t = 0; t < nt && h < hits; t++) {
+        int ts = tok[3 * t];
+        int te = tok[3 * t + 1];
+        if (ges[4 * h] < ts || ges[4 * h] >= te) continue;
+        neu[t] = replacement(a, off, ts, te, ges[4 * h], ges[4 * h + 1], ges[4 * h + 2], ges[4 * h + 3]);
+        hit[t] = h;
+        growth += neu[t].length - (te - ts);
+        h++;
+      }
+      int last = len; // the end of the line's text, trailing blanks left out
+      while (last > 0 && a[off + last - 1] == ' ') last--;
+      if (last > GES_END && growth != 0) { // text there would move into the columns read, or further out
+        refusal = "line " + (line + 1) + " holds text past column 80, which the rename would move";
+        return;
+      }
+      if (last + growth <= GES_END || growth == 0) { // in place
+        for (int t = 0; t < nt; t++) {
+          if (neu[t] == null) continue;
+          if (named) edit(line, ges[4 * hit[t]], ges[4 * hit[t] + 1], d);
+          else edit(line, tok[3 * t], tok[3 * t + 1], neu[t]);
+        }
+        return;
+      }
+      wrap(line, a, off, len, tok, nt, neu);
+    }
+
+    /**
+     * Writes GES line {@code line} again with the tokens' new texts: the first line as it was up to
+     * the first item that no longer fits by column 80, the rest on new selection lines after it,
+     * each starting with the selection word of its first item (a word moves with its first item).
+     */
+    private void wrap(int line, byte[] a, int off, int len, int[] tok, int nt, byte[][] neu) {
+      // the units in order: a token, or one item of a split range; [gap, body, word?, its selection word]
+      java.util.List<byte[]> bodies = new java.util.ArrayList<>();
+      IntList gaps = new IntList();
+      IntList words = new IntList(); // 1: the unit is a word
+      IntList owner = new IntList(); // the index of the unit's selection word, -1 before any
+      int w = -1;
+      for (int t = 0; t < nt; t++) {
+        int ts = tok[3 * t];
+        int te = tok[3 * t + 1];
+        int gap = ts - (t == 0 ? 8 : tok[3 * (t - 1) + 1]);
+        boolean word = tok[3 * t + 2] == 1;
+        if (word) w = bodies.size();
+        byte[][] items = neu[t] == null ? new byte[][] {Arrays.copyOfRange(a, off + ts, off + te)}
+            : neu[t][0] == '\'' ? new byte[][] {neu[t]} : pieces(neu[t]);
+        for (int p = 0; p < items.length; p++) {
+          bodies.add(items[p]);
+          gaps.add(p == 0 ? gap : 1);
+          words.add(word ? 1 : 0);
+          owner.add(word ? -1 : w);
+        }
+      }
+      java.util.List<byte[]> out = new java.util.ArrayList<>();
+      java.io.ByteArrayOutputStream cur = new java.io.ByteArrayOutputStream(GES_END);
+      cur.write(a, off, 8);
+      int onLine = 0; // units on the current line
+      boolean wordOnly = false; // the current line holds a selection word alone: its first item stays with it
+      int units = bodies.size();
+      for (int u = 0; u < units; u++) {
+        byte[] body = bodies.get(u);
+        int need = gaps.a[u] + body.length;
+        if (words.a[u] == 1 && u + 1 < units && words.a[u + 1] == 0) need += gaps.a[u + 1] + bodies.get(u + 1).length;
+        if (onLine == 0 || (onLine == 1 && wordOnly) || cur.size() + need <= GES_END) {
+          for (int k = 0; k < gaps.a[u]; k++) cur.write(' ');
+          cur.write(body, 0, body.length);
+          wordOnly = onLine == 0 && words.a[u] == 1;
+          onLine++;
+          continue;
+        }
+        out.add(cur.toByteArray());
+        cur.reset();
+        cur.write(BLANKS, 0, 8);
+        if (words.a[u] == 0) {
+          int o = owner.a[u];
+          if (o < 0) {
+            refusal = "line " + (line + 1) + " would pass column 80 with " + shown;
+            return;
+          }
+          cur.write(bodies.get(o), 0, bodies.get(o).length);
+          cur.write(' ');
+        }
+        cur.write(body, 0, body.length);
+        wordOnly = words.a[u] == 1;
+        onLine = 1;
+      }
+      out.add(cur.toByteArray());
+      for (int k = 0; k < out.size(); k++) {
+        byte[] l = out.get(k);
+        if (l.length > GES_END || k > 0 && !LineBytes.isGesSelection(l, 0, l.length)) {
+          refusal = "line " + (line + 1) + " would pass column 80 with " + shown
+              + (l.length > GES_END ? ", even continued on a new line" : ", and cannot continue on a new selection line");
+          return;
+        }
+      }
+      edit(line, 0, len, out.get(0));
+      if (addCount == addAt.length) {
+        addAt = Arrays.copyOf(addAt, addCount * 2);
+        adds = Arrays.copyOf(adds, addCount * 2);
+      }
+      addAt[addCount] = line;
+      adds[addCount++] = out.subList(1, out.size()).toArray(new byte[0][]);
+    }
+
+    private static byte[][] pieces(byte[] body) {
+      String[] s = new String(body, StandardCharsets.ISO_8859_1).split(" ");
+      byte[][] out = new byte[s.length][];
+      for (int i = 0; i < s.length; i++) out[i] = s[i].getBytes(StandardCharsets.ISO_8859_1);
+      return out;
+    }
+
+    RenamePlan build() {
+      return new RenamePlan(at, texts, olds, n, addAt, adds, addCount, lines, def, refusal);
+    }
+  }
+
+  private static final byte[] BLANKS = "        ".getBytes(StandardCharsets.US_ASCII);
+
+  /**
+   * Packs {@code edits}: a flat {@code [lnum, start_col, end_col, text, old, …]} (0-based, end
+   * exclusive), in line order; and {@code adds}: {@code [lnum, {lines}, …]}, the lines that go
+   * after line lnum.
+   */
   void pack(MessagePacker out) throws IOException {
-    out.packArrayHeader(4 * count);
+    out.packString("edits").packArrayHeader(5 * count);
     for (int i = 0; i < count; i++) {
       out.packInt(at[3 * i]).packInt(at[3 * i + 1]).packInt(at[3 * i + 2]);
       out.packRawStringHeader(texts[i].length).writePayload(texts[i]);
+      out.packRawStringHeader(olds[i].length).writePayload(olds[i]);
+    }
+    out.packString("adds").packArrayHeader(2 * addCount);
+    for (int i = 0; i < addCount; i++) {
+      out.packInt(addAt[i]).packArrayHeader(adds[i].length);
+      for (byte[] l : adds[i]) out.packRawStringHeader(l.length).writePayload(l);
     }
   }
 }

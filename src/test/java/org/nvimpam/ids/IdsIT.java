@@ -310,15 +310,16 @@ class IdsIT extends PluginTestBase {
   }
 
   @Test
-  void renameNamesTheIncludeFilesThatAlsoReferenceTheIdAndLeavesThemAlone() throws IOException {
+  void renameChangesTheIncludeFilesThatReferenceTheIdInBuffersAndWritesNothing() throws IOException {
     Path inc = dir.resolve("shells.inc");
     Files.write(inc, deck(shell(200, 12, 1, 1, 1, 1), shell(201, 12, 1, 1, 1, 1)));
     setup("");
     open("main.pc", "INPUTVERSION 2011", node(1), PART, NAME, END, "INCLU / shells.inc");
     cursor(3, 14);
     nvim.command("NvimpamRename 13").join();
-    assertEquals("nvimpam: part 12 -> 13: 1 line changed; also referenced in shells.inc (2), left alone", lastNote());
+    assertEquals("nvimpam: part 12 -> 13: 3 lines changed in main.pc (1), shells.inc (2); :wall writes them", lastNote());
     assertEquals(shell(200, 12, 1, 1, 1, 1), Files.readAllLines(inc).get(0));
+    assertEquals(shell(200, 13, 1, 1, 1, 1), lua("return vim.api.nvim_buf_get_lines(vim.fn.bufnr('" + inc + "'), 0, 1, true)[1]"));
   }
 
   @Test
@@ -566,7 +567,7 @@ class IdsIT extends PluginTestBase {
     cursor(14, 10); // GROUP / rear
     lua("require('nvimpam.ids').rename_prompt()");
     assertEquals("Rename group 'rear' to: |rear", lua("return _G.asked"));
-    assertEquals("        OGRP 'rear doors'  DELGRP 'front doors'", lua("return vim.api.nvim_buf_get_lines(0, 11, 12, true)[1]"));
+    assertEquals("        OGRP 'rear doors'  DELGRP 'front doors'", lua("return vim.api.nvim_buf_get_lines(0, 11, 12, true)[1]"), String.valueOf(lua("return _G.notes")));
   }
 
   @Test
@@ -588,9 +589,10 @@ class IdsIT extends PluginTestBase {
     nvim.command("NvimpamRename " + wide).join();
     assertTrue(lastNote().contains("'" + wide + "' does not fit the 72 columns of GROUP / TITLE (line 7); nothing changed"),
         lastNote());
-    String long60 = "l".repeat(60);
-    nvim.command("NvimpamRename " + long60).join();
-    assertTrue(lastNote().contains("line 11 would pass column 80 with '" + long60 + "'; nothing changed"), lastNote());
+    String long70 = "l".repeat(70); // fits the title field, not GRP '...' even on a line of its own
+    nvim.command("NvimpamRename " + long70).join();
+    assertTrue(lastNote().contains("main.pc: line 11 would pass column 80 with '" + long70
+        + "', even continued on a new line; nothing changed"), lastNote());
     assertEquals(List.of(GROUPS), lua("return vim.api.nvim_buf_get_lines(0, 0, -1, true)"));
   }
 

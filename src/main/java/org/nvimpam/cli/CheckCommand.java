@@ -51,7 +51,7 @@ public final class CheckCommand implements Callable<Integer> {
   @Parameters(paramLabel = "DECK", arity = "0..*", description = "Deck files to check.")
   private List<Path> decks = new ArrayList<>();
 
-  @Option(names = "--format", defaultValue = "text", description = "text, json or sarif; default: ${DEFAULT-VALUE}.")
+  @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text", description = "text, json or sarif; default: ${DEFAULT-VALUE}.")
   private Format format;
 
   @Option(names = "--max", paramLabel = "N", description = "Print at most N problems per deck (the summary counts all).")

@@ -60,7 +60,7 @@ final class CheckProgress implements TreeCheck.Progress, AutoCloseable {
         Path f = file;
         if (f != null) {
           synchronized (this) {
-            err.print("\r\033[Kchecking " + f.getFileName() + ": " + lines + " lines, " + (bytes >> 20) + " MB read");
+            err.print("\r\033[Kchecking " + f.getFileName() + ": " + lines + " lines read (" + (bytes >> 20) + " MB)");
             err.flush();
             shown = true;
           }

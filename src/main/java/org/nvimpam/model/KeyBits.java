@@ -13,21 +13,20 @@ final class KeyBits {
   private static final int WORDS = 1 << (PAGE_BITS - 6);
   private final long[][][] pages = new long[KINDS][][];
 
-  // The page marked last: ids mostly ascend with the lines, so most marks fall in it.
-  private long lastPage = -1;
-  private long[] lastWords;
+  // By kind, the page marked last: ids mostly ascend with the lines, so most marks fall in it (a
+  // SHELL line marks a part, then nodes: one page each).
+  private final int[] lastPage = new int[KINDS];
+  private final long[][] lastWords = new long[KINDS][];
 
   /** Marks {@code key}; false when it was marked already. */
   boolean add(long key) {
+    int kind = IdKinds.kindOf(key);
     int id = IdKinds.idOf(key);
-    long pk = key >>> PAGE_BITS; // the kind and the page
-    long[] w;
-    if (pk == lastPage) {
-      w = lastWords;
-    } else {
-      w = page(IdKinds.kindOf(key), id >>> PAGE_BITS, true);
-      lastPage = pk;
-      lastWords = w;
+    int p = id >>> PAGE_BITS;
+    long[] w = lastWords[kind];
+    if (w == null || lastPage[kind] != p) {
+      w = lastWords[kind] = page(kind, p, true);
+      lastPage[kind] = p;
     }
     int i = (id >>> 6) & (WORDS - 1);
     long bit = 1L << id;

@@ -120,10 +120,11 @@ class CheckIT extends PluginTestBase {
     Path deck = dir.resolve("deck.pc");
     Files.writeString(deck, String.join("\n", CheckCommandTest.V, CheckCommandTest.N1, CheckCommandTest.node("2x", "0."),
         CheckCommandTest.N1, "") , StandardCharsets.ISO_8859_1);
-    String text = CheckCommandTest.run("check", deck.toString()).out();
     nvim.command("set errorformat&").join();
-    lua("vim.fn.setqflist({}, 'r', { lines = vim.split(" + luaString(text) + ", '\\n', { trimempty = true }) })");
-    List<Map<String, Object>> qf = (List<Map<String, Object>>) lua("return vim.fn.getqflist()");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    lua("vim.cmd('cexpr system(' .. vim.fn.string({ " + luaString(java) + ", '-jar', " + luaString(EmbeddedNvim.jar())
+        + ", 'check', " + luaString(deck.toString()) + " }) .. ')')");
+    List<Map<String, Object>> qf = (List<Map<String, Object>>) lua("return vim.tbl_filter(function(i) return i.valid == 1 end, vim.fn.getqflist())");
     assertEquals(3, qf.size());
     Map<String, Object> second = qf.get(1);
     assertEquals(1L, second.get("valid"));

@@ -38,12 +38,6 @@ for _, c in ipairs({ 'Node', 'Element', 'Link', 'Part', 'Material', 'Contact', '
   'Auxiliary', 'Output', 'Control', 'Safety', 'Other' }) do
   CATEGORIES[c] = true
 end
-local KINDS = {}
-for _, k in ipairs({ 'node', 'element', 'part', 'material', 'function', 'group', 'frame', 'sensor',
-  'contact', 'rbody', 'constraint', 'load', 'output', 'section', 'ply', 'layer', 'mpc', 'link', 'numpar' }) do
-  KINDS[k] = true
-end
-
 local function default_dir()
   local src = debug.getinfo(1, 'S').source:sub(2)
   return (src:match('^(.*)[/\\]') or '.') .. '/layout'
@@ -51,6 +45,18 @@ end
 
 local function trim(s)
   return (s:gsub('^%s+', ''):gsub('%s+$', ''))
+end
+
+--- The id kinds, in the order of layout/KINDS (one `NAME | description` a line), which the JVM
+--- reads too (org.nvimpam.deck.CardLayouts.KINDS): { 'node', 'element', ... }.
+M.KINDS = {}
+local KINDS = {} -- name -> true
+for line in io.lines(default_dir() .. '/KINDS') do
+  local name = trim((line:gsub('|.*$', '')))
+  if name ~= '' and not name:match('^#') then
+    M.KINDS[#M.KINDS + 1] = name
+    KINDS[name] = true
+  end
 end
 
 local uv = vim.uv or vim.loop

@@ -16,11 +16,10 @@ final class LayoutParser {
   /** One file of the table: its name (for messages) and text. */
   record Source(String name, String text) {}
 
-  /** docs/CARDS.md's categories and id kinds; a word outside them is a typo. */
+  /** docs/CARDS.md's categories and the id kinds of the table's KINDS file; a word outside them is a typo. */
   static final Set<String> CATEGORIES = Set.of("Node", "Element", "Link", "Part", "Material", "Contact",
       "Constraint", "Load", "Auxiliary", "Output", "Control", "Safety", "Other");
-  static final Set<String> KINDS = Set.of("node", "element", "part", "material", "function", "group", "frame",
-      "sensor", "contact", "rbody", "constraint", "load", "output", "section", "ply", "layer", "mpc", "link", "numpar");
+  static final Set<String> KINDS = Set.copyOf(CardLayouts.KINDS);
 
   private final List<CardLayout> cards = new ArrayList<>();
   private final Map<String, List<RowLayout>> fragments = new HashMap<>();

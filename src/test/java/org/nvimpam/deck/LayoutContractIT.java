@@ -118,6 +118,11 @@ class LayoutContractIT {
   }
 
   @Test
+  void bothSidesReadTheSameIdKindsInTheSameOrder() {
+    assertEquals(CardLayouts.KINDS, lua("return require('nvimpam.layout').KINDS", List.of(), null));
+  }
+
+  @Test
   void bothSidesWalkTheSameRows() throws IOException {
     CardLayouts t = CardLayouts.bundled();
     for (Integer version : new Integer[] {null, 2011, 1990}) {

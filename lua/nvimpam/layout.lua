@@ -11,7 +11,8 @@
 -- A row (rows are numbered 1.. after fragments are expanded):
 --   { kind = KIND (a code below), kind_name = 'row'|'name'|'if'|'repeat'|'ges'|'block'|'end',
 --     label (or nil), ges_label, start_word/end_word (block), word (end),
---     cond_field/cond_value (if), count_field (repeat): field names; cond_row/cond_index and
+--     cond_field/cond_value (if: the text after ':' or '!'), cond_sep, cond_negated (true for
+--     FIELD!VALUES), cond_values (the list), count_field (repeat): field names; cond_row/cond_index and
 --     count_row/count_index: where that field is (row number, field index), cond_numeric,
 --     n = number of fields, from = { ... }, to = { ... }, type = { type code, ... },
 --     fields = { field, ... } }
@@ -194,11 +195,12 @@ local function parse(dir)
       if t == 'name' then
         r.kind, r.kind_name, rest_from = M.NAME, 'name', 3
       elseif t and t:match('^if=') then
-        local f, v = t:match('^if=([^:]+):(.+)$')
-        if not f then
-          fail('"%s" is not if=FIELD:VALUE', t)
+        local f, sep, v = t:match('^if=([^:!,]+)([:!])([^:!,]+[^:!]*)$')
+        if not f or v:match(',,') or v:match(',$') then
+          fail('"%s" is not if=FIELD:VALUE (or FIELD:V1,V2 for any of them, FIELD!V1,V2 for none of them)', t)
         end
         r.kind, r.kind_name, r.cond_field, r.cond_value, rest_from = M.IF, 'if', f, v, 3
+        r.cond_sep, r.cond_negated, r.cond_values = sep, sep == '!', vim.split(v, ',', { plain = true })
       elseif t and t:match('^repeat=') then
         local f = t:match('^repeat=(.+)$')
         if not f then
@@ -305,7 +307,6 @@ local function parse(dir)
         local f
         r.cond_row, r.cond_index, f = find(r.cond_field, 'if=')
         r.cond_numeric = f.code == M.INT or f.code == M.INT_OR_BLANK
-        r.cond_num = r.cond_numeric and tonumber(r.cond_value:match('^[+-]?%d+$') and r.cond_value) or nil
       elseif r.kind == M.REPEAT then
         r.count_row, r.count_index = find(r.count_field, 'repeat=')
       elseif r.kind == M.END and not card.end_word then
@@ -691,7 +692,7 @@ function M.dump(dir)
     for _, r in ipairs(e.rows) do
       local arg
       if r.kind == M.IF then
-        arg = r.cond_field .. ':' .. r.cond_value
+        arg = r.cond_field .. r.cond_sep .. r.cond_value
       elseif r.kind == M.REPEAT then
         arg = r.count_field
       elseif r.kind == M.GES then

@@ -116,19 +116,32 @@ local function number(l, from, to)
 end
 
 --- Whether an `if` row's condition holds on `line` (without a final CR), the line its field's
---- row took: an int field's number (FOLDS.md §5.2: a blank field has none, which never equals)
---- is compared, other fields compare their trimmed text. Templates build their rows with it.
+--- row took: the field has one of the row's values (FIELD:V1,V2), or none of them (FIELD!V1,V2).
+--- An int field's number (FOLDS.md §5.2: a blank field has none, which never equals) is
+--- compared, other fields compare their trimmed text. Templates build their rows with it.
 ---@param row table the `if` row
 ---@param line string
 ---@param from integer the field's first column
 ---@param to integer its last column
 ---@return boolean
 function M.condition_holds(row, line, from, to)
+  local have
   if row.cond_numeric then
-    local want = integer(row.cond_value)
-    return want ~= nil and want >= 0 and number(line, from, to) == want
+    have = number(line, from, to)
+  else
+    have = match(sub(line, from, to), '^ *(.-) *$')
   end
-  return match(sub(line, from, to), '^ *(.-) *$') == row.cond_value
+  for _, v in ipairs(row.cond_values) do
+    local want = v
+    if row.cond_numeric then
+      want = integer(v)
+      want = want and want >= 0 and want or false
+    end
+    if have == want then
+      return not row.cond_negated
+    end
+  end
+  return row.cond_negated
 end
 
 --- The lines a `repeat` row takes when its field is columns from..to of `line`: the number

@@ -109,7 +109,7 @@ final class LayoutParser {
       for (int i = 0; i < rows.size(); i++) {
         RowLayout row = rows.get(i);
         if (row.kind() != RowLayout.Kind.IF && row.kind() != RowLayout.Kind.REPEAT) continue;
-        String name = row.kind() == RowLayout.Kind.IF ? row.argHead(':') : row.arg();
+        String name = row.kind() == RowLayout.Kind.IF ? row.condField() : row.arg();
         boolean found = false;
         for (int k = 0; k < i; k++) found |= rows.get(k).field(name) >= 0;
         if (!found) throw error("card " + key + ": row " + row.kind().token() + "=" + row.arg() + ": no earlier row has a field " + name);
@@ -172,7 +172,9 @@ final class LayoutParser {
         } else if (i < t.length && t[i].startsWith("if=")) {
           rowKind = RowLayout.Kind.IF;
           rowArg = t[i++].substring(3);
-          if (rowArg.indexOf(':') <= 0) throw error("expected if=FIELD:VALUE");
+          if (!rowArg.matches("[^:!,]+[:!][^:!,]+(,[^:!,]+)*")) {
+            throw error("expected if=FIELD:VALUE (or FIELD:V1,V2 for any of them, FIELD!V1,V2 for none of them)");
+          }
         } else if (i < t.length && t[i].startsWith("repeat=")) {
           rowKind = RowLayout.Kind.REPEAT;
           rowArg = t[i++].substring(7);

@@ -31,7 +31,32 @@ public record RowLayout(Kind kind, String arg, String label, List<FieldLayout> f
     return -1;
   }
 
-  /** The part of {@link #arg} before {@code sep} ({@code FIELD} of {@code FIELD:VALUE}). */
+  /** The field an {@code if} row reads: {@code FIELD} of {@code FIELD:VALUES} or {@code FIELD!VALUES}. */
+  public String condField() {
+    int i = condSep();
+    return i < 0 ? arg : arg.substring(0, i);
+  }
+
+  /** Whether an {@code if} row holds when the field has none of its values ({@code FIELD!VALUES}). */
+  public boolean condNegated() {
+    int i = condSep();
+    return i >= 0 && arg.charAt(i) == '!';
+  }
+
+  /** The values of an {@code if} row, any of which its field may have. */
+  public List<String> condValues() {
+    int i = condSep();
+    return i < 0 ? List.of() : List.of(arg.substring(i + 1).split(",", -1));
+  }
+
+  private int condSep() {
+    for (int i = 0; i < arg.length(); i++) {
+      if (arg.charAt(i) == ':' || arg.charAt(i) == '!') return i;
+    }
+    return -1;
+  }
+
+  /** The part of {@link #arg} before {@code sep} ({@code START} of {@code START,END}). */
   String argHead(char sep) {
     int i = arg.indexOf(sep);
     return i < 0 ? arg : arg.substring(0, i);

@@ -121,12 +121,13 @@ final class TableCards {
   }
 
   private static boolean holds(CardLayout e, RowLayout row, Map<String, String> values) {
-    int colon = row.arg().indexOf(':');
-    String field = row.arg().substring(0, colon);
-    String want = row.arg().substring(colon + 1);
-    String have = text(values, field);
-    if (numeric(e, field)) return !have.isEmpty() && !want.isEmpty() && Long.parseLong(have) == Long.parseLong(want);
-    return have.equals(want);
+    String have = text(values, row.condField());
+    boolean numeric = numeric(e, row.condField());
+    boolean any = false;
+    for (String want : row.condValues()) {
+      any |= numeric ? !have.isEmpty() && Long.parseLong(have) == Long.parseLong(want) : have.equals(want);
+    }
+    return any != row.condNegated();
   }
 
   private static long count(CardLayout e, RowLayout row, Map<String, String> values) {

@@ -144,7 +144,7 @@ public final class CardLayouts {
       int bar = line.indexOf('|');
       String name = (bar < 0 ? line : line.substring(0, bar)).trim();
       if (name.isEmpty() || name.startsWith("#")) continue;
-      if (!name.matches("[a-z][a-z_]*") || out.contains(name)) {
+      if (!name.matches("[a-z][a-z0-9_]*") || out.contains(name)) {
         throw new IllegalStateException(RESOURCE_DIR + "KINDS:" + n + ": \"" + name + "\" is no new kind name");
       }
       out.add(name);

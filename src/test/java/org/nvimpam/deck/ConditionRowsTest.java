@@ -111,6 +111,20 @@ class ConditionRowsTest {
     assertEquals(List.of("5:10-20 1 MATER / LAW2: \"2x\" is not a number"), p);
   }
 
+  @Test
+  void aSecureBlockIsAKnownCardWhoseEncryptedLinesAreNotChecked() {
+    String[] deck = {"INPUTVERSION 2025", "SECURE/", "x7Gq\t=,./9;" + "z".repeat(20), "0.1.2.3 4 5", "END_SECURE",
+        "NODE  /        1"};
+    LineSource src = Lines.ofLatin1(deck);
+    RowWalker w = new RowWalker(TABLE);
+    int g = w.groupAt(src, 1);
+    assertTrue(g >= 0, "SECURE is a card of the table");
+    List<String> codes = new ArrayList<>();
+    w.walkCard(src, 1, TABLE.pick(g, 2025), (line, code) -> codes.add(line + ":" + code));
+    assertEquals(List.of("1:0", "2:" + RowWalker.EXTRA, "3:" + RowWalker.EXTRA, "4:1"), codes);
+    assertEquals(List.of(), DeckProblemsTest.problems(TABLE, src, 2025));
+  }
+
   private static List<String> concat(List<String> head, String... rest) {
     List<String> out = new ArrayList<>(head);
     out.addAll(List.of(rest));

@@ -86,6 +86,33 @@ class IdKindsTest {
   }
 
   @Test
+  void everyHeaderRowWhoseColumns9To16HoldAnIdDefinesOrReferencesIt() {
+    List<String> missing = new ArrayList<>();
+    for (CardLayout c : TABLE.entries()) {
+      for (FieldLayout f : c.rows().get(0).fields()) {
+        // SUBDF's IDEFNOD is a flag, whatever its name says
+        if (f.from() == 9 && f.type() == org.nvimpam.deck.FieldType.INT && f.name().startsWith("ID")
+            && !f.name().equals("IDEFNOD") && f.defines() == null && f.references() == null) {
+          missing.add(c.key() + "@" + c.version() + " " + f.name());
+        }
+      }
+    }
+    assertEquals(List.of(), missing);
+  }
+
+  @Test
+  void cardsOnceWithoutAnIdKindNowDefineTheirOwn() {
+    // FRICT 3 and LOOKU 3 are two numberings; two FRICTs with one number are a duplicate
+    assertEquals(List.of("frict 3 x2"), duplicates(concat(new String[] {"FRICT /        3", "NAME f"},
+        new String[] {"FRICT /        3", "NAME f"}, new String[] {"LOOKU /        3", "NAME l"})));
+    // a CNTAC's IDFRIC names a FRICT
+    String[] cntac = {"CNTAC /        1      33", "NAME c", "", "", String.format("%10s%10s", "0.1", "4"), "", "", "",
+        "        PART 1", "        END", "        PART 1", "        END"};
+    assertEquals(List.of("frict 4"), undefined(concat(cntac, card("PART  /        1   SHELL       0"))).stream()
+        .filter(k -> !k.startsWith("part")).toList());
+  }
+
+  @Test
   void everyKindTheTableNamesIsDefinedByACardAndTheCardsOfAKindAreTheDocumentedOnes() {
     Map<String, java.util.Set<String>> definers = new TreeMap<>();
     for (CardLayout c : TABLE.entries()) {

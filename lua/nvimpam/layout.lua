@@ -9,7 +9,7 @@
 --     select = { A, B } or nil, description, file, line, rows = { row, ... }, end_word = 'END_PART'
 --     when the card has an `end` row (nil otherwise) }
 -- A row (rows are numbered 1.. after fragments are expanded):
---   { kind = KIND (a code below), kind_name = 'row'|'name'|'if'|'repeat'|'ges'|'block'|'end',
+--   { kind = KIND (a code below), kind_name = 'row'|'name'|'if'|'repeat'|'ges'|'block'|'end'|'when'|'until',
 --     label (or nil), ges_label, start_word/end_word (block), word (end),
 --     cond_field/cond_value (if: the text after ':' or '!'), cond_sep, cond_negated (true for
 --     FIELD!VALUES), cond_values (the list), count_field (repeat): field names; cond_row/cond_index and
@@ -32,7 +32,7 @@ M.TYPES = TYPES
 local RIGHT = { int = true, int_or_blank = true, float = true, flags = true, choice = true }
 
 --- Row kinds (row.kind).
-M.ROW, M.NAME, M.IF, M.REPEAT, M.GES, M.BLOCK, M.END = 1, 2, 3, 4, 5, 6, 7
+M.ROW, M.NAME, M.IF, M.REPEAT, M.GES, M.BLOCK, M.END, M.WHEN, M.UNTIL = 1, 2, 3, 4, 5, 6, 7, 8, 9
 
 local CATEGORIES = {}
 for _, c in ipairs({ 'Node', 'Element', 'Link', 'Part', 'Material', 'Contact', 'Constraint', 'Load',
@@ -201,6 +201,12 @@ local function parse(dir)
         end
         r.kind, r.kind_name, r.cond_field, r.cond_value, rest_from = M.IF, 'if', f, v, 3
         r.cond_sep, r.cond_negated, r.cond_values = sep, sep == '!', vim.split(v, ',', { plain = true })
+      elseif t and (t:match('^when=') or t:match('^until=')) then
+        local which, w = t:match('^(%a+)=(.*)$')
+        if not w:match('^%u[%u%d_]*$') then
+          fail('"%s" is not %s=WORD (a word in capitals)', t, which)
+        end
+        r.kind, r.kind_name, r.word, rest_from = which == 'when' and M.WHEN or M.UNTIL, which, w, 3
       elseif t and t:match('^repeat=') then
         local f = t:match('^repeat=(.+)$')
         if not f then
@@ -699,7 +705,7 @@ function M.dump(dir)
         arg = dash(r.ges_label)
       elseif r.kind == M.BLOCK then
         arg = r.start_word .. ',' .. r.end_word
-      elseif r.kind == M.END then
+      elseif r.kind == M.END or r.kind == M.WHEN or r.kind == M.UNTIL then
         arg = r.word
       else
         arg = '-'

@@ -25,6 +25,7 @@ M.COMMENT, M.NONE, M.EXTRA, M.GES, M.GES_END, M.ROW = 0, 1, 2, 3, 4, 5
 local COMMENT, NONE, EXTRA, GES, GES_END, ROW = 0, 1, 2, 3, 4, 5
 local K_ROW, K_NAME, K_IF, K_REPEAT, K_GES, K_BLOCK, K_END = layout.ROW, layout.NAME, layout.IF, layout.REPEAT,
   layout.GES, layout.BLOCK, layout.END
+local K_WHEN, K_UNTIL = layout.WHEN, layout.UNTIL
 
 --- How many lines a walk back reads at most before it gives up on finding the card's header (the
 --- lines shown are then classified by their own shape only: comments and GES lines).
@@ -76,6 +77,18 @@ local header_word = layout.header_word
 
 local function starts(line, word)
   return sub(line, 1, #word) == word
+end
+
+-- Whether `line`, its leading blanks left out, starts with `word` followed by a blank or its end
+-- (one final CR is no part of a line): `when` and `until` rows.
+local function starts_word(line, word)
+  local s = find(line, '[^ ]') or #line + 1
+  if sub(line, s, s + #word - 1) ~= word then
+    return false
+  end
+  local j = s + #word
+  local c = sub(line, j, j)
+  return c == '' or c == ' ' or (c == '\r' and j == #line)
 end
 
 -- The integer of an `int` field's text, or nil.
@@ -252,6 +265,23 @@ function M.walk_card(L, h, last, e, kind, ent, rowi)
           end
         else
           r = r + 1
+        end
+      elseif k == K_WHEN then
+        if starts_word(line, row.word) then
+          kind[i], ent[i], rowi[i] = ROW, e, r
+          took[r] = i
+          i = i + 1
+        end
+        r = r + 1
+      elseif k == K_UNTIL then
+        if starts_word(line, row.word) then
+          -- the word's line ends the row's lines, as a GES's END line does
+          kind[i], ent[i], rowi[i] = GES_END, e, r
+          i, r = i + 1, r + 1
+        else
+          kind[i], ent[i], rowi[i] = ROW, e, r
+          took[r] = i
+          i = i + 1
         end
       else -- K_END, on a line without its word (step 3 takes those): the rows end here
         ended = true

@@ -159,8 +159,14 @@ function M.lines(e, opts)
       out[#out + 1] = '        END'
     elseif k == layout.END then
       out[#out + 1] = row.word
+    elseif k == layout.UNTIL then
+      -- one line of the row (a FUNCT's first point), then the word's line under its first field
+      local line = row_line(e, row, values, false)
+      built[r] = { row = row, line = line }
+      add(row, line)
+      out[#out + 1] = rep(' ', row.fields[1] and row.fields[1].from - 1 or 0) .. row.word
     end
-    -- block rows are optional: a template leaves them out.
+    -- block and when rows are optional: a template leaves them out.
   end
   return out
 end

@@ -175,6 +175,11 @@ final class LayoutParser {
           if (!rowArg.matches("[^:!,]+[:!][^:!,]+(,[^:!,]+)*")) {
             throw error("expected if=FIELD:VALUE (or FIELD:V1,V2 for any of them, FIELD!V1,V2 for none of them)");
           }
+        } else if (i < t.length && (t[i].startsWith("when=") || t[i].startsWith("until="))) {
+          rowKind = t[i].startsWith("when=") ? RowLayout.Kind.WHEN : RowLayout.Kind.UNTIL;
+          rowArg = t[i].substring(t[i].indexOf('=') + 1);
+          i++;
+          if (!rowArg.matches("[A-Z][A-Z0-9_]*")) throw error("expected when=WORD or until=WORD (a word in capitals)");
         } else if (i < t.length && t[i].startsWith("repeat=")) {
           rowKind = RowLayout.Kind.REPEAT;
           rowArg = t[i++].substring(7);

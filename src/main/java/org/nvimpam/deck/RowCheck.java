@@ -32,7 +32,7 @@ final class RowCheck {
   final int[] condNumbers; // an int field's values, -2 for a value that is no integer
   final byte[][] condTexts;
   final boolean condNegated; // the row holds when the field has none of the values
-  final byte[] startWord; // block START, end WORD
+  final byte[] startWord; // block START, end, when and until WORD
   final byte[] endWord; // block END
 
   RowCheck(CardLayout card, int row) {
@@ -122,7 +122,7 @@ final class RowCheck {
     if (kind == RowLayout.Kind.BLOCK) {
       startWord = r.argHead(',').getBytes(StandardCharsets.UTF_8);
       endWord = r.argTail(',').getBytes(StandardCharsets.UTF_8);
-    } else if (kind == RowLayout.Kind.END) {
+    } else if (kind == RowLayout.Kind.END || kind == RowLayout.Kind.WHEN || kind == RowLayout.Kind.UNTIL) {
       startWord = r.arg().getBytes(StandardCharsets.UTF_8);
       endWord = null;
     } else {

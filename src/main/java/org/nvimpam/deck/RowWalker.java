@@ -212,6 +212,22 @@ public final class RowWalker {
           }
         }
         case END -> ended = true; // not its word (step 3 takes that): the rows end here
+        case WHEN -> {
+          if (LineBytes.startsWithWord(a, off, len, rc.startWord)) {
+            v.line(i, r);
+            rowLine[r] = i++;
+          }
+          r++;
+        }
+        case UNTIL -> {
+          if (LineBytes.startsWithWord(a, off, len, rc.startWord)) {
+            v.line(i++, GES_END); // the word's line ends the row's lines, as a GES's END line does
+            r++;
+          } else {
+            v.line(i, r);
+            rowLine[r] = i++;
+          }
+        }
       }
     }
     return i;

@@ -19,7 +19,8 @@ import org.nvimpam.deck.RowLayout;
  *
  * <p>A field without a value is left blank (the solver reads its default). {@code if} rows are
  * written when the value of their field holds, {@code repeat} rows as often as their count field
- * says, {@code ges} and {@code block} rows by the caller.
+ * says (an {@code until} row as often as the value named by its label, then its word's line),
+ * {@code ges} and {@code block} rows by the caller; {@code when} rows are left out.
  */
 final class TableCards {
   /** The lines of a card that the caller writes. */
@@ -83,6 +84,12 @@ final class TableCards {
         case GES -> selections.write(ges++);
         case END -> w.text(ascii(row.arg())).endLine();
         case BLOCK -> selections.block(row.arg().substring(0, row.arg().indexOf(',')));
+        case WHEN -> { } // optional: left out
+        case UNTIL -> {
+          for (long n = count(values, row.label()); n > 0; n--) row(w, e, row, values);
+          int indent = row.fields().isEmpty() ? 0 : row.fields().get(0).from() - 1;
+          w.spaces(indent).text(ascii(row.arg())).endLine();
+        }
         default -> throw new AssertionError(row.kind());
       }
     }
@@ -131,7 +138,12 @@ final class TableCards {
   }
 
   private static long count(CardLayout e, RowLayout row, Map<String, String> values) {
-    String have = text(values, row.arg());
+    return count(values, row.arg());
+  }
+
+  /** The number the value of {@code name} holds, 0 for none. */
+  private static long count(Map<String, String> values, String name) {
+    String have = text(values, name);
     return have.isEmpty() ? 0 : Long.parseLong(have);
   }
 

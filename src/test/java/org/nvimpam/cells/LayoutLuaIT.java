@@ -158,6 +158,8 @@ class LayoutLuaIT extends SharedNvimTestBase {
         Arguments.of(head + "  9-16 int N | N\nrow if=N:1,,2\n  1-8 int A | A\n", "a.cards:5: \"if=N:1,,2\" is not if=FIELD:VALUE"),
         Arguments.of(head + "  9-16 int N | N\nrow if=N!\n  1-8 int A | A\n", "a.cards:5: \"if=N!\" is not if=FIELD:VALUE"),
         Arguments.of(head + "  9-16 int N | N\nrow if=N:1,\n  1-8 int A | A\n", "a.cards:5: \"if=N:1,\" is not if=FIELD:VALUE"),
+        Arguments.of(head + "row until=end\n  1-8 int A | A\n", "a.cards:4: \"until=end\" is not until=WORD"),
+        Arguments.of(head + "row when=\n  1-8 int A | A\n", "a.cards:4: \"when=\" is not when=WORD"),
         Arguments.of(head + "ges\n  9-16 int ID | Id\n", "a.cards:5: a ges row has no fields"),
         Arguments.of(head + "nonsense here\n", "a.cards:4: unknown line \"nonsense\""),
         Arguments.of(head + head, "a.cards:4: card NODE 2011 is defined twice (first at"),

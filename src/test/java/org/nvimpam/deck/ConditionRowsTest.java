@@ -84,7 +84,7 @@ class ConditionRowsTest {
     List<String> head = List.of("#1", "QVM", "#3", "E");
     String[] six = {"1", "2", "3", "4", "5", "6"};
     assertEquals(concat(head, "LC", "ERATE", "EPSIPMAX", "STRAT3", "KEYWORD", "extra", "#1"), mater(MATER_103, "CURVE", six));
-    assertEquals(concat(head, "HARDENING1", "HARDENING2", "EPSIPMAX", "STRAT3", "KEYWORD", "extra", "#1"),
+    assertEquals(concat(head, "E1", "BLANK", "EPSIPMAX", "STRAT3", "KEYWORD", "extra", "#1"),
         mater(MATER_103, "0.2", six));
     assertEquals(concat(head, "LAW", "BLANK", "EPSIPMAX", "STRAT3", "KEYWORD", "extra", "#1"), mater(MATER_103, "KRUPK", six));
     assertEquals(concat(head, "LC", "BLANK", "BLANK", "KSI", "BLANK", "extra", "#1"), mater(MATER_103, "ECURV", six));
@@ -109,6 +109,19 @@ class ConditionRowsTest {
     List<String> p = DeckProblemsTest.problems(TABLE, Lines.ofLatin1("INPUTVERSION 2011", MATER_103, "", "NAME m",
         String.format("%10s%-10s", "210.", "POWER"), String.format("%10s%10s", "1.5", "2x"), ""), 2011);
     assertEquals(List.of("5:10-20 1 MATER / LAW2: \"2x\" is not a number"), p);
+  }
+
+  @Test
+  void aFunctionsPointsRunUpToItsEndLineAfterAnOptionalDistaAngleOrRegulLine() {
+    assertEquals(List.of("#1", "#2", "DISTA", "POINT", "POINT", "other", "extra", "#1"), labels(TABLE, "FUNCT /        1",
+        "NAME f", "        DISTA          1       2       3", "                1.              2.", "                2.",
+        "                END", "                3.", "NODE  /        1"));
+    // without such a line the points start at once; ENDX is no END; no END: points to the next card
+    assertEquals(List.of("#1", "#2", "POINT", "POINT", "POINT", "#1"), labels(TABLE, "FUNCT /        1", "NAME f",
+        "                1.              2.", "ENDX", "                2.", "NODE  /        1"));
+    List<String> p = DeckProblemsTest.problems(TABLE, Lines.ofLatin1("INPUTVERSION 2011", "FUNCT /        1", "NAME f",
+        "                1.              2x", "                END", "                3x"), 2011);
+    assertEquals(List.of("3:32-34 1 FUNCT / Y: \"2x\" is not a number"), p);
   }
 
   @Test

@@ -105,6 +105,11 @@ class LayoutContractIT {
         "MATER /        4     105              0.", "", "NAME m", "      210.CURVE", "1", "2", "3", "4", "DMG", "1", "2",
         "MATER /        5     212              0.", "", "NAME m", "      210.       0.3", "", "0.1", "1", "2", "3", "4",
         "MATER /        6     212              0.", "", "NAME m", "      210.       0.3POWER", "", "0.1", "1", "2", "3",
+        // FUNCT: an optional DISTA/ANGLE/REGUL line, points up to END (a word line, with a CR, indented or not)
+        "FUNCT /        1", "NAME f", "        DISTA          1       2      3x", "                1.5             2.",
+        "                1.x             2.", "                END\r", "junk",
+        "FUNCT /        2", "NAME f", "        REGUL   SECFO  1       2STOPMAX", "               0.              1.",
+        "$ comment", "END", "FUNCT /        3", "NAME f", "ANGLE", "                 1.\t", "ENDX", "                2.",
     };
     List<byte[]> out = new ArrayList<>();
     for (String l : lines) out.add(l.getBytes(StandardCharsets.ISO_8859_1));

@@ -36,6 +36,15 @@ public final class IdKinds {
     return code > 0 && code < NAMES.size() ? NAMES.get(code) : "id";
   }
 
+  /**
+   * The bit of a kind in the kind masks of the scans and the definition blocks ({@code int}s):
+   * bit {@code kind mod 32}. There are more kinds than bits, so a mask is a filter that may let
+   * another kind through, never one that drops its own: every user compares the whole key after it.
+   */
+  public static int bit(int kind) {
+    return 1 << (kind & 31);
+  }
+
   /** Whether ids of the kind are names (text fields, quoted GES items), not numbers. */
   public static boolean named(int code) {
     return code == GROUP;

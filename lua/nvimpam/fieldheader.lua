@@ -17,7 +17,9 @@ end
 
 --- The `$#` header line of a layout row, or nil when the row has no field to name (an `end` row, a
 --- GES, a row of blank-type fields only). Each name ends in its field's last column; a name longer than the room left after the
---- previous one (or after `$#`) is cut at its end, so that it still ends in its column.
+--- previous one (or after `$#`) is cut at its end, so that it still ends in its column, except a
+--- blank-type field's, which is left out then (a cut BLANK would read as the end of the name
+--- before it: `REL1NK`).
 ---@param row table a row of a layout entry
 ---@return string|nil
 function M.line(row)
@@ -33,7 +35,9 @@ function M.line(row)
     if named(f) then
       local name = f.name
       local start = f.to - #name + 1
-      if start <= last then
+      if start <= last and f.code == layout.BLANK then
+        name = ''
+      elseif start <= last then
         name = sub(name, 1 + (last + 1 - start))
         start = last + 1
       end

@@ -9,9 +9,10 @@
 --     select = { A, B } or nil, description, file, line, rows = { row, ... }, end_word = 'END_PART'
 --     when the card has an `end` row (nil otherwise) }
 -- A row (rows are numbered 1.. after fragments are expanded):
---   { kind = KIND (a code below), kind_name = 'row'|'name'|'if'|'repeat'|'ges'|'block'|'end',
+--   { kind = KIND (a code below), kind_name = 'row'|'name'|'if'|'repeat'|'ges'|'block'|'end'|'when'|'until',
 --     label (or nil), ges_label, start_word/end_word (block), word (end),
---     cond_field/cond_value (if), count_field (repeat): field names; cond_row/cond_index and
+--     cond_field/cond_value (if: the text after ':' or '!'), cond_sep, cond_negated (true for
+--     FIELD!VALUES), cond_values (the list), count_field (repeat): field names; cond_row/cond_index and
 --     count_row/count_index: where that field is (row number, field index), cond_numeric,
 --     n = number of fields, from = { ... }, to = { ... }, type = { type code, ... },
 --     fields = { field, ... } }
@@ -31,19 +32,13 @@ M.TYPES = TYPES
 local RIGHT = { int = true, int_or_blank = true, float = true, flags = true, choice = true }
 
 --- Row kinds (row.kind).
-M.ROW, M.NAME, M.IF, M.REPEAT, M.GES, M.BLOCK, M.END = 1, 2, 3, 4, 5, 6, 7
+M.ROW, M.NAME, M.IF, M.REPEAT, M.GES, M.BLOCK, M.END, M.WHEN, M.UNTIL = 1, 2, 3, 4, 5, 6, 7, 8, 9
 
 local CATEGORIES = {}
 for _, c in ipairs({ 'Node', 'Element', 'Link', 'Part', 'Material', 'Contact', 'Constraint', 'Load',
   'Auxiliary', 'Output', 'Control', 'Safety', 'Other' }) do
   CATEGORIES[c] = true
 end
-local KINDS = {}
-for _, k in ipairs({ 'node', 'element', 'part', 'material', 'function', 'group', 'frame', 'sensor',
-  'contact', 'rbody', 'constraint', 'load', 'output', 'section', 'ply', 'layer', 'mpc', 'link', 'numpar' }) do
-  KINDS[k] = true
-end
-
 local function default_dir()
   local src = debug.getinfo(1, 'S').source:sub(2)
   return (src:match('^(.*)[/\\]') or '.') .. '/layout'
@@ -51,6 +46,18 @@ end
 
 local function trim(s)
   return (s:gsub('^%s+', ''):gsub('%s+$', ''))
+end
+
+--- The id kinds, in the order of layout/KINDS (one `NAME | description` a line), which the JVM
+--- reads too (org.nvimpam.deck.CardLayouts.KINDS): { 'node', 'element', ... }.
+M.KINDS = {}
+local KINDS = {} -- name -> true
+for line in io.lines(default_dir() .. '/KINDS') do
+  local name = trim((line:gsub('|.*$', '')))
+  if name ~= '' and not name:match('^#') then
+    M.KINDS[#M.KINDS + 1] = name
+    KINDS[name] = true
+  end
 end
 
 local uv = vim.uv or vim.loop
@@ -188,11 +195,18 @@ local function parse(dir)
       if t == 'name' then
         r.kind, r.kind_name, rest_from = M.NAME, 'name', 3
       elseif t and t:match('^if=') then
-        local f, v = t:match('^if=([^:]+):(.+)$')
-        if not f then
-          fail('"%s" is not if=FIELD:VALUE', t)
+        local f, sep, v = t:match('^if=([^:!,]+)([:!])([^:!,]+[^:!]*)$')
+        if not f or v:match(',,') or v:match(',$') then
+          fail('"%s" is not if=FIELD:VALUE (or FIELD:V1,V2 for any of them, FIELD!V1,V2 for none of them)', t)
         end
         r.kind, r.kind_name, r.cond_field, r.cond_value, rest_from = M.IF, 'if', f, v, 3
+        r.cond_sep, r.cond_negated, r.cond_values = sep, sep == '!', vim.split(v, ',', { plain = true })
+      elseif t and (t:match('^when=') or t:match('^until=')) then
+        local which, w = t:match('^(%a+)=(.*)$')
+        if not w:match('^%u[%u%d_]*$') then
+          fail('"%s" is not %s=WORD (a word in capitals)', t, which)
+        end
+        r.kind, r.kind_name, r.word, rest_from = which == 'when' and M.WHEN or M.UNTIL, which, w, 3
       elseif t and t:match('^repeat=') then
         local f = t:match('^repeat=(.+)$')
         if not f then
@@ -299,7 +313,6 @@ local function parse(dir)
         local f
         r.cond_row, r.cond_index, f = find(r.cond_field, 'if=')
         r.cond_numeric = f.code == M.INT or f.code == M.INT_OR_BLANK
-        r.cond_num = r.cond_numeric and tonumber(r.cond_value:match('^[+-]?%d+$') and r.cond_value) or nil
       elseif r.kind == M.REPEAT then
         r.count_row, r.count_index = find(r.count_field, 'repeat=')
       elseif r.kind == M.END and not card.end_word then
@@ -685,14 +698,14 @@ function M.dump(dir)
     for _, r in ipairs(e.rows) do
       local arg
       if r.kind == M.IF then
-        arg = r.cond_field .. ':' .. r.cond_value
+        arg = r.cond_field .. r.cond_sep .. r.cond_value
       elseif r.kind == M.REPEAT then
         arg = r.count_field
       elseif r.kind == M.GES then
         arg = dash(r.ges_label)
       elseif r.kind == M.BLOCK then
         arg = r.start_word .. ',' .. r.end_word
-      elseif r.kind == M.END then
+      elseif r.kind == M.END or r.kind == M.WHEN or r.kind == M.UNTIL then
         arg = r.word
       else
         arg = '-'

@@ -25,6 +25,7 @@ M.COMMENT, M.NONE, M.EXTRA, M.GES, M.GES_END, M.ROW = 0, 1, 2, 3, 4, 5
 local COMMENT, NONE, EXTRA, GES, GES_END, ROW = 0, 1, 2, 3, 4, 5
 local K_ROW, K_NAME, K_IF, K_REPEAT, K_GES, K_BLOCK, K_END = layout.ROW, layout.NAME, layout.IF, layout.REPEAT,
   layout.GES, layout.BLOCK, layout.END
+local K_WHEN, K_UNTIL = layout.WHEN, layout.UNTIL
 
 --- How many lines a walk back reads at most before it gives up on finding the card's header (the
 --- lines shown are then classified by their own shape only: comments and GES lines).
@@ -78,6 +79,18 @@ local function starts(line, word)
   return sub(line, 1, #word) == word
 end
 
+-- Whether `line`, its leading blanks left out, starts with `word` followed by a blank or its end
+-- (one final CR is no part of a line): `when` and `until` rows.
+local function starts_word(line, word)
+  local s = find(line, '[^ ]') or #line + 1
+  if sub(line, s, s + #word - 1) ~= word then
+    return false
+  end
+  local j = s + #word
+  local c = sub(line, j, j)
+  return c == '' or c == ' ' or (c == '\r' and j == #line)
+end
+
 -- The integer of an `int` field's text, or nil.
 local function integer(text)
   if find(text, '^[+-]?%d+$') then
@@ -116,19 +129,32 @@ local function number(l, from, to)
 end
 
 --- Whether an `if` row's condition holds on `line` (without a final CR), the line its field's
---- row took: an int field's number (FOLDS.md §5.2: a blank field has none, which never equals)
---- is compared, other fields compare their trimmed text. Templates build their rows with it.
+--- row took: the field has one of the row's values (FIELD:V1,V2), or none of them (FIELD!V1,V2).
+--- An int field's number (FOLDS.md §5.2: a blank field has none, which never equals) is
+--- compared, other fields compare their trimmed text. Templates build their rows with it.
 ---@param row table the `if` row
 ---@param line string
 ---@param from integer the field's first column
 ---@param to integer its last column
 ---@return boolean
 function M.condition_holds(row, line, from, to)
+  local have
   if row.cond_numeric then
-    local want = integer(row.cond_value)
-    return want ~= nil and want >= 0 and number(line, from, to) == want
+    have = number(line, from, to)
+  else
+    have = match(sub(line, from, to), '^ *(.-) *$')
   end
-  return match(sub(line, from, to), '^ *(.-) *$') == row.cond_value
+  for _, v in ipairs(row.cond_values) do
+    local want = v
+    if row.cond_numeric then
+      want = integer(v)
+      want = want and want >= 0 and want or false
+    end
+    if have == want then
+      return not row.cond_negated
+    end
+  end
+  return row.cond_negated
 end
 
 --- The lines a `repeat` row takes when its field is columns from..to of `line`: the number
@@ -239,6 +265,23 @@ function M.walk_card(L, h, last, e, kind, ent, rowi)
           end
         else
           r = r + 1
+        end
+      elseif k == K_WHEN then
+        if starts_word(line, row.word) then
+          kind[i], ent[i], rowi[i] = ROW, e, r
+          took[r] = i
+          i = i + 1
+        end
+        r = r + 1
+      elseif k == K_UNTIL then
+        if starts_word(line, row.word) then
+          -- the word's line ends the row's lines, as a GES's END line does
+          kind[i], ent[i], rowi[i] = GES_END, e, r
+          i, r = i + 1, r + 1
+        else
+          kind[i], ent[i], rowi[i] = ROW, e, r
+          took[r] = i
+          i = i + 1
         end
       else -- K_END, on a line without its word (step 3 takes those): the rows end here
         ended = true

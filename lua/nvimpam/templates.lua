@@ -115,8 +115,8 @@ end
 
 --- The lines of the template of entry `e`: for each row it takes, its `$#` header (when it has
 --- fields to name) and its line. `opts.values` gives field values by name (the fields' text,
---- which also decides `if` rows and `repeat` counts); `opts.headers = false` leaves the headers
---- out.
+--- which also decides `if` rows and `repeat` counts, and writes the optional `when` rows it gives
+--- a field of); `opts.headers = false` leaves the headers out.
 ---@param e table an entry of the layout table
 ---@param opts? table { values = { FIELD = text }, headers = boolean }
 ---@return string[]
@@ -159,6 +159,23 @@ function M.lines(e, opts)
       out[#out + 1] = '        END'
     elseif k == layout.END then
       out[#out + 1] = row.word
+    elseif k == layout.WHEN then
+      -- optional: written only when `values` gives one of its fields
+      local given = false
+      for _, f in ipairs(row.fields) do
+        given = given or (values ~= nil and values[f.name] ~= nil)
+      end
+      if given then
+        local line = row_line(e, row, values, false)
+        built[r] = { row = row, line = line }
+        add(row, line)
+      end
+    elseif k == layout.UNTIL then
+      -- one line of the row (a FUNCT's first point), then the word's line under its first field
+      local line = row_line(e, row, values, false)
+      built[r] = { row = row, line = line }
+      add(row, line)
+      out[#out + 1] = rep(' ', row.fields[1] and row.fields[1].from - 1 or 0) .. row.word
     end
     -- block rows are optional: a template leaves them out.
   end

@@ -95,7 +95,7 @@ public final class IdsBench {
     int part = LineBytes.number(deck.bytes(shell), deck.start(shell), deck.contentLength(shell), 16, 24);
     long r0 = System.nanoTime();
     int[] refs = {0};
-    new IdScanner(CardLayouts.bundled()).scan(deck, 0, deck.lineCount(), ids.version(), true, 1 << IdKinds.PART,
+    new IdScanner(CardLayouts.bundled()).scan(deck, 0, deck.lineCount(), ids.version(), true, IdKinds.bit(IdKinds.PART),
         (line, from, to, kind, lo, hi, def) -> {
           if (!def && kind == IdKinds.PART && lo <= part && part <= hi) refs[0]++;
         });

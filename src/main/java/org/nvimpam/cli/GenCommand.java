@@ -37,6 +37,11 @@ public final class GenCommand implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "FILE", description = "Write to FILE instead of stdout.")
   private Path out;
 
+  @Option(names = "--gen-version", paramLabel = "V", defaultValue = "" + DeckGenerator.VERSION,
+      description = "Generator version: 2 (the default) writes decks whose cards all follow the card-layout table,"
+          + " with ids that resolve; 1 writes the decks of the first generator, for comparing earlier figures.")
+  private int genVersion;
+
   @Option(names = "--includes", paramLabel = "K", defaultValue = "0",
       description = "Split the deck over K include files next to --out (NAME_1.inc, ...), which INCLU lines of"
           + " the main file name; the ids stay consistent across the files (default: ${DEFAULT-VALUE}).")
@@ -47,7 +52,11 @@ public final class GenCommand implements Callable<Integer> {
     if (lines < 0) {
       throw new ParameterException(spec.commandLine(), "--lines must be 0 or more, was " + lines);
     }
-    DeckGenerator generator = new DeckGenerator(seed);
+    if (genVersion < 1 || genVersion > DeckGenerator.VERSION) {
+      throw new ParameterException(spec.commandLine(),
+          "--gen-version must be 1 to " + DeckGenerator.VERSION + ", was " + genVersion);
+    }
+    DeckGenerator generator = new DeckGenerator(seed, genVersion);
     if (includes < 0) throw new ParameterException(spec.commandLine(), "--includes must be 0 or more, was " + includes);
     if (includes > 0) {
       if (out == null) throw new ParameterException(spec.commandLine(), "--includes needs --out (the include files go next to it)");

@@ -20,6 +20,12 @@ import java.util.Map;
 public final class CardLayouts {
   static final String RESOURCE_DIR = "/runtime/lua/nvimpam/layout/";
 
+  /**
+   * The id kinds, in the order of lua/nvimpam/layout/KINDS (one {@code NAME | description} a line),
+   * which the Lua side reads too: the one list of them.
+   */
+  public static final List<String> KINDS = kinds(resource("KINDS"));
+
   private static volatile CardLayouts bundled;
 
   private final List<CardLayout> entries;
@@ -128,6 +134,22 @@ public final class CardLayouts {
     } catch (IOException e) {
       throw new UncheckedIOException("could not read " + RESOURCE_DIR + name, e);
     }
+  }
+
+  static List<String> kinds(String text) {
+    List<String> out = new ArrayList<>();
+    int n = 0;
+    for (String line : text.split("\n")) {
+      n++;
+      int bar = line.indexOf('|');
+      String name = (bar < 0 ? line : line.substring(0, bar)).trim();
+      if (name.isEmpty() || name.startsWith("#")) continue;
+      if (!name.matches("[a-z][a-z0-9_]*") || out.contains(name)) {
+        throw new IllegalStateException(RESOURCE_DIR + "KINDS:" + n + ": \"" + name + "\" is no new kind name");
+      }
+      out.add(name);
+    }
+    return List.copyOf(out);
   }
 
   static CardLayouts of(List<LayoutParser.Source> sources) {

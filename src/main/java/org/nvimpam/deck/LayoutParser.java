@@ -16,11 +16,10 @@ final class LayoutParser {
   /** One file of the table: its name (for messages) and text. */
   record Source(String name, String text) {}
 
-  /** docs/CARDS.md's categories and id kinds; a word outside them is a typo. */
+  /** docs/CARDS.md's categories and the id kinds of the table's KINDS file; a word outside them is a typo. */
   static final Set<String> CATEGORIES = Set.of("Node", "Element", "Link", "Part", "Material", "Contact",
       "Constraint", "Load", "Auxiliary", "Output", "Control", "Safety", "Other");
-  static final Set<String> KINDS = Set.of("node", "element", "part", "material", "function", "group", "frame",
-      "sensor", "contact", "rbody", "constraint", "load", "output", "section", "ply", "layer", "mpc", "link", "numpar");
+  static final Set<String> KINDS = Set.copyOf(CardLayouts.KINDS);
 
   private final List<CardLayout> cards = new ArrayList<>();
   private final Map<String, List<RowLayout>> fragments = new HashMap<>();
@@ -110,7 +109,7 @@ final class LayoutParser {
       for (int i = 0; i < rows.size(); i++) {
         RowLayout row = rows.get(i);
         if (row.kind() != RowLayout.Kind.IF && row.kind() != RowLayout.Kind.REPEAT) continue;
-        String name = row.kind() == RowLayout.Kind.IF ? row.argHead(':') : row.arg();
+        String name = row.kind() == RowLayout.Kind.IF ? row.condField() : row.arg();
         boolean found = false;
         for (int k = 0; k < i; k++) found |= rows.get(k).field(name) >= 0;
         if (!found) throw error("card " + key + ": row " + row.kind().token() + "=" + row.arg() + ": no earlier row has a field " + name);
@@ -173,7 +172,14 @@ final class LayoutParser {
         } else if (i < t.length && t[i].startsWith("if=")) {
           rowKind = RowLayout.Kind.IF;
           rowArg = t[i++].substring(3);
-          if (rowArg.indexOf(':') <= 0) throw error("expected if=FIELD:VALUE");
+          if (!rowArg.matches("[^:!,]+[:!][^:!,]+(,[^:!,]+)*")) {
+            throw error("expected if=FIELD:VALUE (or FIELD:V1,V2 for any of them, FIELD!V1,V2 for none of them)");
+          }
+        } else if (i < t.length && (t[i].startsWith("when=") || t[i].startsWith("until="))) {
+          rowKind = t[i].startsWith("when=") ? RowLayout.Kind.WHEN : RowLayout.Kind.UNTIL;
+          rowArg = t[i].substring(t[i].indexOf('=') + 1);
+          i++;
+          if (!rowArg.matches("[A-Z][A-Z0-9_]*")) throw error("expected when=WORD or until=WORD (a word in capitals)");
         } else if (i < t.length && t[i].startsWith("repeat=")) {
           rowKind = RowLayout.Kind.REPEAT;
           rowArg = t[i++].substring(7);

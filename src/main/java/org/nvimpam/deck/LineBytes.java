@@ -60,6 +60,20 @@ public final class LineBytes {
     return isBlank(a, off + 11, len - 11);
   }
 
+  /**
+   * Whether the line, its leading blanks left out, starts with {@code word} followed by a blank or
+   * its end (the DISTA line and the END line of a FUNCT's points: {@code when} and {@code until} rows).
+   */
+  public static boolean startsWithWord(byte[] a, int off, int len, byte[] word) {
+    int i = 0;
+    while (i < len && a[off + i] == ' ') i++;
+    if (len - i < word.length) return false;
+    for (int k = 0; k < word.length; k++) {
+      if (a[off + i + k] != word[k]) return false;
+    }
+    return len - i == word.length || a[off + i + word.length] == ' ';
+  }
+
   /** A GES selection line: exactly 8 spaces, then one of the selection words (§5.3). */
   public static boolean isGesSelection(byte[] a, int off, int len) {
     if (len < 12 || !eightSpaces(a, off, len)) return false;

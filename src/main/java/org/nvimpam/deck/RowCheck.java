@@ -29,9 +29,10 @@ final class RowCheck {
   final int condFrom; // the field's 0-based first byte and exclusive end
   final int condTo;
   final boolean condInt; // an int or int_or_blank field: compared as FOLDS.md §5.2 reads it
-  final int condNumber; // an int field's value, -2 when the value is no integer
-  final byte[] condText;
-  final byte[] startWord; // block START, end WORD
+  final int[] condNumbers; // an int field's values, -2 for a value that is no integer
+  final byte[][] condTexts;
+  final boolean condNegated; // the row holds when the field has none of the values
+  final byte[] startWord; // block START, end, when and until WORD
   final byte[] endWord; // block END
 
   RowCheck(CardLayout card, int row) {
@@ -83,10 +84,10 @@ final class RowCheck {
     int cFrom = 0;
     int cTo = 0;
     boolean cInt = false;
-    int number = -2;
-    byte[] text = null;
+    int[] numbers = null;
+    byte[][] texts = null;
     if (kind == RowLayout.Kind.IF || kind == RowLayout.Kind.REPEAT) {
-      String name = kind == RowLayout.Kind.IF ? r.argHead(':') : r.arg();
+      String name = kind == RowLayout.Kind.IF ? r.condField() : r.arg();
       for (int k = row - 1; k >= 0 && cr < 0; k--) {
         int j = card.rows().get(k).field(name);
         if (j >= 0) {
@@ -98,12 +99,16 @@ final class RowCheck {
         }
       }
       if (kind == RowLayout.Kind.IF) {
-        String v = r.argTail(':');
-        text = v.getBytes(StandardCharsets.UTF_8);
-        try {
-          number = Integer.parseInt(v);
-        } catch (NumberFormatException e) {
-          number = -2;
+        List<String> vs = r.condValues();
+        numbers = new int[vs.size()];
+        texts = new byte[vs.size()][];
+        for (int k = 0; k < vs.size(); k++) {
+          texts[k] = vs.get(k).getBytes(StandardCharsets.UTF_8);
+          try {
+            numbers[k] = Integer.parseInt(vs.get(k));
+          } catch (NumberFormatException e) {
+            numbers[k] = -2;
+          }
         }
       }
     }
@@ -111,12 +116,13 @@ final class RowCheck {
     condFrom = cFrom;
     condTo = cTo;
     condInt = cInt;
-    condNumber = number;
-    condText = text;
+    condNumbers = numbers;
+    condTexts = texts;
+    condNegated = kind == RowLayout.Kind.IF && r.condNegated();
     if (kind == RowLayout.Kind.BLOCK) {
       startWord = r.argHead(',').getBytes(StandardCharsets.UTF_8);
       endWord = r.argTail(',').getBytes(StandardCharsets.UTF_8);
-    } else if (kind == RowLayout.Kind.END) {
+    } else if (kind == RowLayout.Kind.END || kind == RowLayout.Kind.WHEN || kind == RowLayout.Kind.UNTIL) {
       startWord = r.arg().getBytes(StandardCharsets.UTF_8);
       endWord = null;
     } else {

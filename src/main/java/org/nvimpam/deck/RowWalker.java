@@ -212,26 +212,57 @@ public final class RowWalker {
           }
         }
         case END -> ended = true; // not its word (step 3 takes that): the rows end here
+        case WHEN -> {
+          if (LineBytes.startsWithWord(a, off, len, rc.startWord)) {
+            v.line(i, r);
+            rowLine[r] = i++;
+          }
+          r++;
+        }
+        case UNTIL -> {
+          if (LineBytes.startsWithWord(a, off, len, rc.startWord)) {
+            v.line(i++, GES_END); // the word's line ends the row's lines, as a GES's END line does
+            r++;
+          } else {
+            v.line(i, r);
+            rowLine[r] = i++;
+          }
+        }
       }
     }
     return i;
   }
 
-  /** Whether an {@code if} row's condition holds on the line its field's row took. */
+  /**
+   * Whether an {@code if} row's condition holds on the line its field's row took: the field has one
+   * of the row's values ({@code FIELD:V1,V2}), or none of them ({@code FIELD!V1,V2}). Without that
+   * line (the field's row took none), an {@code if} row never holds.
+   */
   private boolean holds(LineSource src, RowCheck rc) {
     int at = rc.condRow < 0 ? -1 : rowLine[rc.condRow];
     if (at < 0) return false;
+    return hasValue(src, at, rc) != rc.condNegated;
+  }
+
+  private static boolean hasValue(LineSource src, int at, RowCheck rc) {
     byte[] a = src.bytes(at);
     int off = src.start(at);
     int len = src.contentLength(at);
     if (rc.condInt) {
-      return rc.condNumber >= 0 && LineBytes.number(a, off, len, rc.condFrom, rc.condTo) == rc.condNumber;
+      int n = LineBytes.number(a, off, len, rc.condFrom, rc.condTo);
+      for (int want : rc.condNumbers) {
+        if (want >= 0 && n == want) return true;
+      }
+      return false;
     }
     int s = Math.min(rc.condFrom, len);
     int e = Math.min(rc.condTo, len);
     while (s < e && a[off + s] == ' ') s++;
     while (e > s && a[off + e - 1] == ' ') e--;
-    return FieldForms.equalsBytes(a, off + s, off + e, rc.condText);
+    for (byte[] want : rc.condTexts) {
+      if (FieldForms.equalsBytes(a, off + s, off + e, want)) return true;
+    }
+    return false;
   }
 
   /** The lines a {@code repeat} row takes: the number its field holds (FOLDS.md §5.2), or 0. */

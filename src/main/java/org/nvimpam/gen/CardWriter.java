@@ -236,13 +236,16 @@ final class CardWriter {
       throws IOException {
     w.beginCard();
     w.text(GROUP).integer(id, 8).spaces(1).text(name).endLine();
-    if (meta) {
-      line(META);
-      line(META_OWNER);
-      line(END_META);
-    }
+    if (meta) meta();
     ges(word, ids, count);
     return w.endCard();
+  }
+
+  /** A META block of three lines (FOLDS.md §5.7). */
+  void meta() throws IOException {
+    line(META);
+    line(META_OWNER);
+    line(END_META);
   }
 
   /** A MASS card: NAME, two rows without the continuation mark in column 81, the nodes' GES. */
@@ -337,10 +340,15 @@ final class CardWriter {
   }
 
   /** Selection lines of up to 6 ids each, then the END line (FOLDS.md §5.3). */
-  private void ges(byte[] word, long[] ids, int count) throws IOException {
-    for (int i = 0; i < count; i += IDS_PER_SELECTION) {
+  void ges(byte[] word, long[] ids, int count) throws IOException {
+    ges(word, ids, 0, count);
+  }
+
+  /** {@link #ges(byte[], long[], int)} of {@code ids[from..from+count)}. */
+  void ges(byte[] word, long[] ids, int from, int count) throws IOException {
+    for (int i = from; i < from + count; i += IDS_PER_SELECTION) {
       w.text(SELECTION_INDENT).text(word);
-      for (int j = i; j < Math.min(count, i + IDS_PER_SELECTION); j++) w.integer(ids[j], 8);
+      for (int j = i; j < Math.min(from + count, i + IDS_PER_SELECTION); j++) w.integer(ids[j], 8);
       w.endLine();
     }
     line(GES_END);

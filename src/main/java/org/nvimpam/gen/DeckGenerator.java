@@ -23,10 +23,27 @@ public final class DeckGenerator {
   /** A generous average line length, to size in-memory decks. */
   private static final int BYTES_PER_LINE = 64;
 
-  private final long seed;
+  /** The newest generator version, the default: decks the field and id checks find no problem in. */
+  public static final int VERSION = 2;
 
+  private final long seed;
+  private final int version;
+
+  /** The generator of {@link #VERSION}. */
   public DeckGenerator(long seed) {
+    this(seed, VERSION);
+  }
+
+  /**
+   * The generator of {@code version}: 1 writes the decks of the first generator, byte for byte (for
+   * figures measured on them), 2 the decks whose cards all follow the card-layout table.
+   */
+  public DeckGenerator(long seed, int version) {
+    if (version < 1 || version > VERSION) {
+      throw new IllegalArgumentException("gen version must be 1 to " + VERSION + ", was " + version);
+    }
     this.seed = seed;
+    this.version = version;
   }
 
   /**
@@ -35,7 +52,7 @@ public final class DeckGenerator {
    */
   public void write(OutputStream out, long lines) throws IOException {
     DeckLineWriter w = new DeckLineWriter(out, lines, BUFFER_BYTES);
-    new VehicleDeck(w, new SplittableRandom(seed), lines).write();
+    new VehicleDeck(w, new SplittableRandom(seed), lines, version).write();
     w.flush();
   }
 

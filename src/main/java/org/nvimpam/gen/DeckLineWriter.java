@@ -59,6 +59,14 @@ final class DeckLineWriter {
     return this;
   }
 
+  /** The first {@code len} bytes of {@code bytes}. */
+  DeckLineWriter text(byte[] bytes, int len) throws IOException {
+    ensure(len);
+    System.arraycopy(bytes, 0, buf, pos, len);
+    pos += len;
+    return this;
+  }
+
   DeckLineWriter spaces(int n) throws IOException {
     ensure(n);
     Arrays.fill(buf, pos, pos + n, (byte) ' ');

@@ -3,8 +3,12 @@ package org.nvimpam.gen;
 import static org.nvimpam.gen.DeckLineWriter.ascii;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.SplittableRandom;
+import org.nvimpam.deck.CardLayouts;
 
 /**
  * Writes one synthetic vehicle model: the prologue, then components (a body part such as a door or
@@ -14,6 +18,11 @@ import java.util.SplittableRandom;
  * 1–3 PART cards, a NODE block, one element (or link) block per part, then now and then rigid
  * bodies, a group, masses, a contact or a boundary condition. Block sizes grow with the deck, so a
  * 10M-line deck has a few thousand components, as vehicle models have.
+ *
+ * <p>Version 1 writes the decks of the first generator (hand-made card texts, some with text in
+ * columns the format leaves blank); version 2, the default, writes every card other than nodes and
+ * elements from the card-layout table ({@link TableCards}) with values that fit their fields, and
+ * only ids that the deck defines.
  */
 final class VehicleDeck {
   private static final byte[][] COMPONENTS = names(
@@ -25,6 +34,10 @@ final class VehicleDeck {
   private static final int PART_WEIGHT_TOTAL =
       Arrays.stream(PART_TYPES).mapToInt(t -> t.weight).sum();
 
+  /** The INPUTVERSION of the prologue, whose layouts version 2 writes. */
+  private static final int DECK_VERSION = 2011;
+  /** The contact types version 2 writes: those of the sample decks and their kin (no type 35). */
+  private static final int[] CONTACT_TYPES = {33, 34, 36};
   private static final int MIN_NODES = 30;
   private static final int MAX_NODES = 3000;
   /** Lines per component node, roughly: node, element and card lines together. */
@@ -39,6 +52,8 @@ final class VehicleDeck {
   private final SplittableRandom random;
   private final int meanNodes;
   private final long[] ids = new long[64];
+  /** The table's cards (version 2 on), null for version 1. */
+  private final TableCards table;
 
   private long nextNode = 1;
   private long nextElement = 1;
@@ -49,8 +64,9 @@ final class VehicleDeck {
   /** Set when a card did not fit: the deck is then topped up with NODE lines. */
   private boolean full;
 
-  VehicleDeck(DeckLineWriter w, SplittableRandom random, long lines) {
+  VehicleDeck(DeckLineWriter w, SplittableRandom random, long lines, int version) {
     this.w = w;
+    this.table = version >= 2 ? new TableCards(CardLayouts.bundled(), DECK_VERSION) : null;
     this.cards = new CardWriter(w);
     this.random = random;
     this.meanNodes = (int) Math.max(MIN_NODES, Math.min(MAX_NODES, lines / LINES_PER_NODE));
@@ -73,7 +89,8 @@ final class VehicleDeck {
     component++;
     byte[] name = COMPONENTS[random.nextInt(COMPONENTS.length)];
     fits(cards.banner(name, component));
-    if (random.nextInt(10) < 4) material(name);
+    // Version 2: the first PART's material must exist.
+    if (random.nextInt(10) < 4 || (table != null && nextMaterial == 1)) material(name);
     long material = Math.max(1, nextMaterial - 1 - random.nextInt(3));
 
     int partCount = 1 + random.nextInt(3);
@@ -81,7 +98,7 @@ final class VehicleDeck {
     long firstPart = nextPart;
     for (int i = 0; i < partCount && !full; i++) {
       types[i] = randomPartType();
-      fits(cards.part(types[i], nextPart++, material, name));
+      fits(table != null ? part(types[i], nextPart++, material, name) : cards.part(types[i], nextPart++, material, name));
     }
 
     long firstNode = nextNode;
@@ -107,6 +124,16 @@ final class VehicleDeck {
 
   /** A MATER card ending at END_MATER, or at its last row with blank lines after it. */
   private void material(byte[] name) throws IOException {
+    if (table != null) {
+      boolean elastic = random.nextBoolean();
+      Map<String, String> v = values("IDMAT", nextMaterial, "MATYP", elastic ? 101 : 100,
+          "RHO", new String(DENSITIES[random.nextInt(DENSITIES.length)], StandardCharsets.US_ASCII),
+          "TITLE", title(name, nextMaterial), "E", "210.", "NU", "0.3");
+      if (elastic) v.putAll(values("HGM", "0.01", "HGW", "0.01", "HGQ", "0.01", "AS", "0.83"));
+      nextMaterial++;
+      fits(card("MATER:" + v.get("MATYP"), v, TableCards.NONE));
+      return;
+    }
     boolean endLine = random.nextBoolean();
     int blanks = endLine ? 0 : random.nextInt(4);
     byte[] density = DENSITIES[random.nextInt(DENSITIES.length)];
@@ -154,7 +181,14 @@ final class VehicleDeck {
       for (int k = 0; k < selected; k++) {
         ids[k] = plink ? 1 + random.nextLong(nextPart - 1) : firstNode + random.nextInt(nodes);
       }
-      fits(cards.link(plink, nextElement++, part, node, ids, selected));
+      if (table == null) {
+        fits(cards.link(plink, nextElement++, part, node, ids, selected));
+        continue;
+      }
+      Map<String, String> v = plink ? values("IDEL", nextElement++, "IDPRT", part, "IDNOD", node)
+          : values("IDEL", nextElement++, "IDPRT", part, "IDNOD1", node);
+      byte[] word = plink ? CardWriter.SELECT_PART : CardWriter.SELECT_NODES;
+      fits(card(plink ? "PLINK" : "ELINK", v, g -> cards.ges(word, ids, selected)));
     }
   }
 
@@ -173,31 +207,111 @@ final class VehicleDeck {
           ids[k] = byPart ? firstPart + random.nextInt(parts) : firstNode + random.nextInt(nodes);
         }
         byte[] word = byPart ? CardWriter.SELECT_PART_NODES : CardWriter.SELECT_NODES;
-        fits(cards.rbody(nextCard++, type, cog, name, word, ids, count));
+        if (table == null) {
+          fits(cards.rbody(nextCard++, type, cog, name, word, ids, count));
+          continue;
+        }
+        Map<String, String> v = values("IDRB", nextCard, "ITRB", type, "IDNODcog", cog, "TITLE", title(name, nextCard));
+        if (type == 3) v.putAll(values("Mrb", "10.", "I1", "0.001", "I2", "0.001", "I3", "0.001"));
+        nextCard++;
+        int n = count;
+        fits(card("RBODY:" + type, v, g -> cards.ges(word, ids, n)));
       }
     }
     if (random.nextInt(10) < 2) {
       for (int k = 0; k < parts; k++) ids[k] = firstPart + k;
-      fits(cards.group(nextCard++, name, random.nextBoolean(), CardWriter.SELECT_PART, ids, parts));
+      boolean meta = random.nextBoolean();
+      if (table == null) {
+        fits(cards.group(nextCard++, name, meta, CardWriter.SELECT_PART, ids, parts));
+      } else {
+        fits(card("GROUP", values("TITLE", title(name, nextCard++)), new TableCards.Selections() {
+          @Override
+          public void write(int index) throws IOException {
+            cards.ges(CardWriter.SELECT_PART, ids, parts);
+          }
+
+          @Override
+          public void block(String start) throws IOException {
+            if (meta) cards.meta();
+          }
+        }));
+      }
     }
     if (random.nextInt(10) == 0) {
       int count = 1 + random.nextInt(12);
       for (int k = 0; k < count; k++) ids[k] = firstNode + random.nextInt(nodes);
-      fits(cards.mass(nextCard++, name, ids, count));
+      if (table == null) {
+        fits(cards.mass(nextCard++, name, ids, count));
+      } else {
+        fits(card("MASS", values("IDNOD", 0, "IFRA", 0, "TITLE", title(name, nextCard++), "Mx", "5.000", "My", "5.000", "Mz", "5.000",
+            "Ix", "0.0", "Iy", "0.0", "Iz", "0.0"), g -> cards.ges(CardWriter.SELECT_NODES, ids, count)));
+      }
     }
     if (random.nextInt(10) == 0) {
       for (int k = 0; k < parts; k++) ids[k] = firstPart + k;
-      fits(cards.nsmas(nextCard++, name, ids, parts));
+      if (table == null) {
+        fits(cards.nsmas(nextCard++, name, ids, parts));
+      } else {
+        fits(card("NSMAS", values("IDNODMS", nextCard, "MASS", "1.250", "TITLE", title(name, nextCard++)),
+            g -> cards.ges(CardWriter.SELECT_PART, ids, parts)));
+      }
     }
     if (random.nextInt(10) == 0) {
       long other = 1 + random.nextLong(nextPart - 1);
-      fits(cards.cntac(nextCard++, 33 + random.nextInt(4), name, firstPart, other));
+      if (table == null) {
+        fits(cards.cntac(nextCard++, 33 + random.nextInt(4), name, firstPart, other));
+      } else {
+        ids[0] = firstPart;
+        ids[1] = other;
+        int type = CONTACT_TYPES[random.nextInt(CONTACT_TYPES.length)];
+        fits(card("CNTAC:" + type, values("IDCTC", nextCard, "NTYPE", type, "TITLE", title(name, nextCard++),
+            "HCONT", "1.", "FRICT", "0.1", "XDMP1", "0.1"), g -> cards.ges(CardWriter.SELECT_PART, ids, g, 1)));
+      }
     }
     if (random.nextInt(20) == 0) {
       int count = 6 + random.nextInt(40);
       for (int k = 0; k < count; k++) ids[k] = firstNode + random.nextInt(nodes);
-      fits(cards.bounc(nextCard++, name, ids, count));
+      if (table == null) {
+        fits(cards.bounc(nextCard++, name, ids, count));
+      } else {
+        fits(card("BOUNC", values("IDNOD", 0, "XYZUVW", "111111", "IFRA", 0, "ISENS", 0, "TITLE", title(name, nextCard++)),
+            g -> cards.ges(CardWriter.SELECT_NODES, ids, count)));
+      }
     }
+  }
+
+  /** A PART of the table's layout for its type, with values that make it a plausible part. */
+  private boolean part(PartType type, long id, long material, byte[] name) throws IOException {
+    Map<String, String> v = values("IDPRT", id, "ATYPE", type.name(), "IDMAT", material, "TITLE", title(name, id),
+        "DTELIM", "0.");
+    switch (type) {
+      case SHELL, TSHEL -> v.putAll(values("H", "1.", "NINT", 3));
+      case MEMBR -> v.putAll(values("H", "0.5"));
+      case BEAM -> v.putAll(values("A", "25.", "Is", "120.", "It", "120.", "Ir", "240."));
+      case BAR -> v.putAll(values("A", "10."));
+      case PLINK -> v.putAll(values("RSEAR", "2.", "THETA", "5."));
+      default -> { }
+    }
+    return card("PART:" + type.name(), v, TableCards.NONE);
+  }
+
+  /** One card of the table (version 2), or false when it does not fit. */
+  private boolean card(String key, Map<String, String> values, TableCards.Selections selections) throws IOException {
+    w.beginCard();
+    table.write(w, key, values, selections);
+    return w.endCard();
+  }
+
+  /** Field values from name, value pairs (numbers as their decimal text). */
+  private static Map<String, String> values(Object... pairs) {
+    Map<String, String> v = new HashMap<>();
+    for (int i = 0; i < pairs.length; i += 2) v.put((String) pairs[i], String.valueOf(pairs[i + 1]));
+    return v;
+  }
+
+  /** The NAME title of a card: the component's name and a number, as in real decks. */
+  private static String title(byte[] name, long number) {
+    return new String(name, StandardCharsets.US_ASCII) + " " + number;
   }
 
   private void fits(boolean written) {

@@ -279,7 +279,7 @@ public final class DefTable {
     int[] out = new int[c];
     if (c == 0) return out;
     int blocks = prepare();
-    int bit = 1 << kind;
+    int bit = IdKinds.bit(kind);
     int n = 0;
     for (int k = 0; k < blocks && n < c; k++) {
       if ((bKinds[k] & bit) == 0 || id < bMin[k] || id > bMax[k]) continue;
@@ -317,7 +317,7 @@ public final class DefTable {
     for (int d = k << BLOCK_BITS; d < end; d++) {
       lo = Math.min(lo, ids[d]);
       hi = Math.max(hi, ids[d]);
-      ks |= 1 << kinds[d];
+      ks |= IdKinds.bit(kinds[d]);
     }
     bMin[k] = lo;
     bMax[k] = hi;

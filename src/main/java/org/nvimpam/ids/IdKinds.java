@@ -1,6 +1,8 @@
 package org.nvimpam.ids;
 
+import java.util.ArrayList;
 import java.util.List;
+import org.nvimpam.deck.CardLayouts;
 
 /**
  * The id kinds of the card-layout table (docs/CARDS.md, "Id kinds") as small codes, and the key
@@ -8,16 +10,20 @@ import java.util.List;
  * its title, not a number: its id is the title's number in {@link IdNames}.
  */
 public final class IdKinds {
-  /** The kinds, by code; code 0 is no kind. */
-  public static final List<String> NAMES = List.of("", "node", "element", "part", "material", "function", "group",
-      "frame", "sensor", "contact", "rbody", "constraint", "load", "output", "section", "ply", "layer", "mpc", "link",
-      "numpar");
-  public static final int NODE = 1;
-  public static final int ELEMENT = 2;
-  public static final int PART = 3;
-  public static final int GROUP = 6;
+  /** The kinds, by code (lua/nvimpam/layout/KINDS, in order, from 1); code 0 is no kind. */
+  public static final List<String> NAMES = names();
+  public static final int NODE = NAMES.indexOf("node");
+  public static final int ELEMENT = NAMES.indexOf("element");
+  public static final int PART = NAMES.indexOf("part");
+  public static final int GROUP = NAMES.indexOf("group");
 
   private IdKinds() {}
+
+  private static List<String> names() {
+    List<String> n = new ArrayList<>(List.of(""));
+    n.addAll(CardLayouts.KINDS);
+    return List.copyOf(n);
+  }
 
   /** The code of a kind's name, 0 for none (null or unknown). */
   public static int code(String name) {
@@ -28,6 +34,15 @@ public final class IdKinds {
 
   public static String name(int code) {
     return code > 0 && code < NAMES.size() ? NAMES.get(code) : "id";
+  }
+
+  /**
+   * The bit of a kind in the kind masks of the scans and the definition blocks ({@code int}s):
+   * bit {@code kind mod 32}. There are more kinds than bits, so a mask is a filter that may let
+   * another kind through, never one that drops its own: every user compares the whole key after it.
+   */
+  public static int bit(int kind) {
+    return 1 << (kind & 31);
   }
 
   /** Whether ids of the kind are names (text fields, quoted GES items), not numbers. */

@@ -63,11 +63,11 @@ public final class IdScanner {
     k = 0;
     for (RowLayout r : table.entry(e).rows()) {
       if (r.kind() == RowLayout.Kind.GES) {
-        k |= 1 << IdKinds.NODE | 1 << IdKinds.ELEMENT | 1 << IdKinds.PART | 1 << IdKinds.GROUP;
+        k |= IdKinds.bit(IdKinds.NODE) | IdKinds.bit(IdKinds.ELEMENT) | IdKinds.bit(IdKinds.PART) | IdKinds.bit(IdKinds.GROUP);
       }
       for (FieldLayout f : r.fields()) {
         int c = idKind(f);
-        if (c != 0) k |= 1 << c;
+        if (c != 0) k |= IdKinds.bit(c);
       }
     }
     return kindsOf[e] = k;
@@ -100,7 +100,7 @@ public final class IdScanner {
 
   /**
    * As {@link #scan(LineSource, int, int, int, boolean, Sink)}, reporting only ids of the kinds in
-   * {@code kinds} (bit k for kind k): cards that can hold none are skipped unread.
+   * {@code kinds} ({@link IdKinds#bit} of each): cards that can hold none are skipped unread.
    */
   public void scan(LineSource deck, int from, int to, int version, boolean refs, int kinds, Sink sink) {
     this.mask = kinds;
@@ -200,7 +200,7 @@ public final class IdScanner {
       for (int k = 0; k < f.length; k += 5) {
         boolean def = f[k + 3] == 1;
         if (!def && !refs) continue;
-        if ((mask & (1 << f[k + 2])) == 0) continue;
+        if ((mask & IdKinds.bit(f[k + 2])) == 0) continue;
         int s = f[k];
         if (s >= len) break;
         int e = Math.min(f[k + 1], len);
@@ -239,7 +239,7 @@ public final class IdScanner {
         while (q < end && a[off + q] != '\'') q++;
         if (q == end) return; // no closing quote: no name
         i = q + 1;
-        if (IdKinds.named(kind) && (mask & (1 << kind)) != 0) name(a, off, s + 1, q, line, kind);
+        if (IdKinds.named(kind) && (mask & IdKinds.bit(kind)) != 0) name(a, off, s + 1, q, line, kind);
         continue;
       }
       while (i < end && a[off + i] != ' ') i++;
@@ -247,7 +247,7 @@ public final class IdScanner {
         kind = IdKinds.gesKind(a, off + s, off + i);
         continue;
       }
-      if (kind == 0 || IdKinds.named(kind) || (mask & (1 << kind)) == 0) continue;
+      if (kind == 0 || IdKinds.named(kind) || (mask & IdKinds.bit(kind)) == 0) continue;
       int colon = -1;
       for (int k = s; k < i; k++) {
         if (a[off + k] == ':') colon = k;

@@ -565,7 +565,7 @@ public final class IdService {
     CardLayouts table = CardLayouts.bundled();
     IdCounts elements = new IdCounts();
     IdScanner sc = new IdScanner(table);
-    sc.scan(deck, 0, deck.lineCount(), version, true, 1 << IdKinds.PART, (line, from, to, kind, lo, hi, def) -> {
+    sc.scan(deck, 0, deck.lineCount(), version, true, IdKinds.bit(IdKinds.PART), (line, from, to, kind, lo, hi, def) -> {
       if (def || kind != IdKinds.PART || sc.field() < 0 || lo != hi) return;
       String cat = table.entry(sc.entry()).category();
       if (cat.equals("Element") || cat.equals("Link")) elements.add(IdKinds.key(IdKinds.PART, lo), 1);

@@ -204,7 +204,7 @@ public final class RefProblems {
       int kinds = -1;
       if (ks != null) {
         kinds = 0;
-        for (int i = 0; i < n; i++) kinds |= 1 << IdKinds.kindOf(ks[i]);
+        for (int i = 0; i < n; i++) kinds |= IdKinds.bit(IdKinds.kindOf(ks[i]));
       }
       sc.scan(deck, from, to, version, true, kinds, this::ref);
     } finally {

@@ -33,7 +33,7 @@ public record RenamePlan(int[] at, byte[][] texts, byte[][] olds, int count, int
   /** The plan that gives the id of {@code key} the new {@code text}: its digits, or a group's title. */
   static RenamePlan make(LineSource deck, int version, IdScanner sc, long key, String text) {
     Builder b = new Builder(deck, sc, key, text);
-    sc.scan(deck, 0, deck.lineCount(), version, true, 1 << b.kind, b::hit);
+    sc.scan(deck, 0, deck.lineCount(), version, true, IdKinds.bit(b.kind), b::hit);
     b.flushGes();
     return b.build();
   }

@@ -8,7 +8,7 @@ import org.nvimpam.ids.IdKinds;
  * Not thread-safe: each worker marks its own, merged at the end.
  */
 final class KeyBits {
-  private static final int KINDS = 64;
+  private static final int KINDS = IdKinds.NAMES.size();
   private static final int PAGE_BITS = 16;
   private static final int WORDS = 1 << (PAGE_BITS - 6);
   private final long[][][] pages = new long[KINDS][][];
@@ -70,10 +70,10 @@ final class KeyBits {
     return n;
   }
 
-  /** The kinds (bit k for kind k) with a key marked. */
+  /** The kinds with a key marked, as the scans' kind masks hold them ({@link IdKinds#bit}). */
   int kinds() {
     int m = 0;
-    for (int kind = 0; kind < KINDS && kind < 32; kind++) {
+    for (int kind = 0; kind < KINDS; kind++) {
       long[][] k = pages[kind];
       if (k == null) continue;
       outer:
@@ -81,7 +81,7 @@ final class KeyBits {
         if (w == null) continue;
         for (long x : w) {
           if (x != 0) {
-            m |= 1 << kind;
+            m |= IdKinds.bit(kind);
             break outer;
           }
         }

@@ -316,6 +316,30 @@ class CheckCommandTest {
 
   /** A deck cut in pieces gives what it gives whole: problems on both sides of every cut, ids across them. */
   @Test
+  void aGenDeckChecksCleanAndItsFirstVersionDoesNot() throws Exception {
+    Path p = dir.resolve("gen.pc");
+    Files.write(p, new DeckGenerator(5).generate(20_000));
+    Run clean = run("check", "--format", "json", p.toString());
+    assertEquals(List.of(), Json.parse(clean.out()), clean.err());
+    assertEquals(0, clean.code());
+    Files.write(p, new DeckGenerator(5, 1).generate(20_000));
+    assertEquals(1, run("check", "--quiet", p.toString()).code());
+  }
+
+  @Test
+  void eachIdKindIsItsOwnNumberingUpToTheLastKindOfTheTable() throws Exception {
+    // a MATER and a THMAT may share a number; two VECTORs (a kind coded past 63) may not
+    write("deck.pc", V, "MATER /     1050     100", "", "NAME m", "THMAT /     1050", "NAME t", "VECTOR/        7       0",
+        "NAME v", "VECTOR/        7       0", "NAME v");
+    List<?> all = (List<?>) Json.parse(run("check", "--format", "json", dir.resolve("deck.pc").toString()).out());
+    assertEquals(2, all.size(), all.toString());
+    for (Object o : all) {
+      assertEquals("id-duplicate", ((Map<?, ?>) o).get("code"));
+      assertTrue(String.valueOf(((Map<?, ?>) o).get("message")).contains("vector 7"), o.toString());
+    }
+  }
+
+  @Test
   void piecesAndThreadsGiveTheSameProblems() throws Exception {
     byte[] deck = new DeckGenerator(7).generate(300_000);
     // a duplicate far from its twin, an undefined reference far from the definitions

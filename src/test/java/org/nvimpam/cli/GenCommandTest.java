@@ -2,6 +2,7 @@ package org.nvimpam.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -53,6 +54,22 @@ class GenCommandTest {
     assertEquals(0, run("gen", "--lines", "1000", "--seed", "8", "--out", file.toString()));
     assertArrayEquals(new DeckGenerator(8).generate(1000), Files.readAllBytes(file));
     assertEquals(0, out.size(), "nothing on stdout");
+  }
+
+  @Test
+  void genVersionOneWritesTheFirstGeneratorsDeckAndTheDefaultIsTheNewest() {
+    assertEquals(0, run("gen", "--lines", "3000", "--seed", "6", "--gen-version", "1"));
+    assertArrayEquals(new DeckGenerator(6, 1).generate(3000), out.toByteArray());
+    out.reset();
+    assertEquals(0, run("gen", "--lines", "3000", "--seed", "6"));
+    assertArrayEquals(new DeckGenerator(6, DeckGenerator.VERSION).generate(3000), out.toByteArray());
+    assertFalse(java.util.Arrays.equals(new DeckGenerator(6, 1).generate(3000), out.toByteArray()));
+  }
+
+  @Test
+  void anUnknownGenVersionIsAUsageError() {
+    assertEquals(2, run("gen", "--lines", "10", "--gen-version", "3"));
+    assertTrue(stderr().contains("--gen-version must be 1 to 2, was 3"), stderr());
   }
 
   @Test

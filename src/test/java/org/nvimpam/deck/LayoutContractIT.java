@@ -98,6 +98,18 @@ class LayoutContractIT {
         "NAME m", String.format("%-80s&", "              1."), "              2.", "        NOD 1", "        END",
         "NODE  /        1\t             0.", "NODE  /        2" + " ".repeat(70) + "&-x",
         "TITLE /  continued" + " ".repeat(62) + "-",
+        // MATER rows chosen by SIGMAY: a word of a list, none of a list, blank
+        "MATER /        1     103              0.", "", "NAME m", "      210.KRUPK", "       1.5        2x", "", "1", "2", "3",
+        "MATER /        2     102              0.", "", "NAME m", "      210.ECURV", "        7", "x", "", "0.1", "", "1",
+        "MATER /        3     103              0.", "", "NAME m", "      210.       0.2", "1", "2", "3", "4", "5", "6",
+        "MATER /        4     105              0.", "", "NAME m", "      210.CURVE", "1", "2", "3", "4", "DMG", "1", "2",
+        "MATER /        5     212              0.", "", "NAME m", "      210.       0.3", "", "0.1", "1", "2", "3", "4",
+        "MATER /        6     212              0.", "", "NAME m", "      210.       0.3POWER", "", "0.1", "1", "2", "3",
+        // FUNCT: an optional DISTA/ANGLE/REGUL line, points up to END (a word line, with a CR, indented or not)
+        "FUNCT /        1", "NAME f", "        DISTA          1       2      3x", "                1.5             2.",
+        "                1.x             2.", "                END\r", "junk",
+        "FUNCT /        2", "NAME f", "        REGUL   SECFO  1       2STOPMAX", "               0.              1.",
+        "$ comment", "END", "FUNCT /        3", "NAME f", "ANGLE", "                 1.\t", "ENDX", "                2.",
     };
     List<byte[]> out = new ArrayList<>();
     for (String l : lines) out.add(l.getBytes(StandardCharsets.ISO_8859_1));
@@ -115,6 +127,11 @@ class LayoutContractIT {
   @Test
   void bothSidesReadTheSameTable() {
     assertEquals(CardLayouts.bundled().dump(), lua("return require('nvimpam.layout').dump()", List.of(), null));
+  }
+
+  @Test
+  void bothSidesReadTheSameIdKindsInTheSameOrder() {
+    assertEquals(CardLayouts.KINDS, lua("return require('nvimpam.layout').KINDS", List.of(), null));
   }
 
   @Test

@@ -71,7 +71,7 @@ class DeckGeneratorTest {
         "OCTRL / ", "END_OCTRL", "NODE  / ", "SHELL / ", "MEMBR / ", "TSHEL / ", "SOLID / ",
         "BSHEL / ", "TETR4 / ", "BEAM  / ", "BAR   / ", "SPRING/ ", "JOINT / ", "PLINK / ",
         "ELINK / ", "PART  / ", "END_PART", "RBODY / ", "GROUP / ", "META", "END_META", "MASS  / ",
-        "NSMAS / ", "MATER / ", "END_MATER", "CNTAC / ", "BOUNC / ", "NAME ", "        PART ",
+        "NSMAS / ", "MATER / ", "CNTAC / ", "BOUNC / ", "NAME ", "        PART ",
         "        PART>NOD ", "        NOD ", "        END", "$----", "$#");
     for (String prefix : prefixes) {
       assertTrue(lines.stream().anyMatch(l -> l.startsWith(prefix)), "no line starts with " + prefix);

@@ -78,6 +78,23 @@ class TemplatesTest extends WritingTestBase {
   }
 
   @Test
+  void thePlainRigidBodyTemplateEndsItsNodeSelection() {
+    open("INPUTVERSION 2011", "$");
+    cursor(2, 1);
+    nvim.command("NvimpamCard RBODY").join();
+    List<String> l = lines();
+    assertEquals("        END", l.get(l.size() - 1), l.toString());
+  }
+
+  @Test
+  void aBlankFieldTooNarrowForItsNameIsLeftUnnamedNotGluedToTheNameBefore() {
+    open("INPUTVERSION 2011", "$");
+    cursor(2, 1);
+    nvim.command("NvimpamCard BEAM").join();
+    assertEquals("$#          IDEL   IDPRT  IDNOD1  IDNOD2  IDNOD3     BLANK  REL1    REL2    ITPR", lines().get(2));
+  }
+
+  @Test
   void insideAMultiLineCardTheNewCardGoesBelowIt() {
     open("INPUTVERSION 2011",
         "NSMAS /        1              1.",

@@ -363,7 +363,9 @@ function M.apply(buf, first, last)
     for k = lo, hi do
       slice[#slice + 1] = new[k]
     end
-    api.nvim_buf_set_lines(buf, first + lo - 1, first + hi, false, slice)
+    require('nvimpam.undo').step(buf, function()
+      api.nvim_buf_set_lines(buf, first + lo - 1, first + hi, false, slice)
+    end)
   end
   return changed, problems
 end

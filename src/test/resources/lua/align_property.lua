@@ -408,26 +408,25 @@ local function check(e, r, row, input, vals)
       merged[#merged + 1] = { j = v.j, text = v.text, a = v.a, b = v.b }
     end
   end
-  -- And a value over the boundary of touching value fields whose parts read as two values side by
-  -- side is two values, as the line shows it (CARDS.md: fields are read by their columns).
+  -- And a value over boundaries of touching value fields whose parts read as values side by side
+  -- (each valid in its field, each after the first filling its field and no text, or the
+  -- continuation mark) is those values, as the line shows it (fields are read by their columns).
   vals = {}
   for _, v in ipairs(merged) do
-    local parts = { v }
+    local start = v.a
     for j, f in ipairs(row.fields) do
       local g = row.fields[j + 1]
-      local w = parts[#parts]
-      if g and holds(f) and holds(g) and g.from == f.to + 1 and w.a >= f.from and w.a <= f.to and w.b >= g.from
-        and w.b <= g.to and (g.code == CONT or (g.code ~= STR and w.b == g.to)) then
-        local left, right = sub(w.text, 1, f.to - w.a + 1), sub(w.text, f.to - w.a + 2)
+      if g and holds(f) and holds(g) and g.from == f.to + 1 and start >= f.from and start <= f.to and v.b >= g.from
+        and (g.code == CONT or (g.code ~= STR and v.b >= g.to)) then
+        local left = sub(v.text, start - v.a + 1, f.to - v.a + 1)
+        local right = sub(v.text, g.from - v.a + 1, g.to - v.a + 1)
         if valid(row, j, left) and valid(row, j + 1, right) then
-          parts[#parts] = { j = j, text = left, a = w.a, b = f.to }
-          parts[#parts + 1] = { j = j + 1, text = right, a = g.from, b = w.b }
+          vals[#vals + 1] = { j = j, text = left, a = start, b = f.to }
+          start = g.from
         end
       end
     end
-    for _, p in ipairs(parts) do
-      vals[#vals + 1] = p
-    end
+    vals[#vals + 1] = { j = v.j, text = sub(v.text, start - v.a + 1), a = start, b = v.b }
   end
   local placed = in_place(row, vals)
   local want = nil

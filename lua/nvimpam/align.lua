@@ -64,14 +64,14 @@ end
 local function runs(line, row, inf)
   local out, n, c = {}, #line, 1
   local owner, fs = inf.owner, row.fields
-  local function free(col)
+  local function outside_text(col)
     local j = owner[col]
     return not j or (fs[j].code ~= KW and fs[j].code ~= FIXED)
   end
   while c <= n do
-    if byte(line, c) ~= 32 and free(c) then
+    if byte(line, c) ~= 32 and outside_text(c) then
       local a = c
-      while c <= n and byte(line, c) ~= 32 and free(c) do
+      while c <= n and byte(line, c) ~= 32 and outside_text(c) do
         c = c + 1
       end
       out[#out + 1] = { a, c - 1, sub(line, a, c - 1) }

@@ -413,7 +413,7 @@ local function check(e, r, row, input, vals)
   -- continuation mark) is those values, as the line shows it (fields are read by their columns).
   vals = {}
   for _, v in ipairs(merged) do
-    local start = v.a
+    local start, parts = v.a, {}
     for j, f in ipairs(row.fields) do
       local g = row.fields[j + 1]
       if g and holds(f) and holds(g) and g.from == f.to + 1 and start >= f.from and start <= f.to and v.b >= g.from
@@ -421,12 +421,20 @@ local function check(e, r, row, input, vals)
         local left = sub(v.text, start - v.a + 1, f.to - v.a + 1)
         local right = sub(v.text, g.from - v.a + 1, g.to - v.a + 1)
         if valid(row, j, left) and valid(row, j + 1, right) then
-          vals[#vals + 1] = { j = j, text = left, a = start, b = f.to }
+          parts[#parts + 1] = { j = j, text = left, a = start, b = f.to }
           start = g.from
         end
       end
     end
-    vals[#vals + 1] = { j = v.j, text = sub(v.text, start - v.a + 1), a = start, b = v.b }
+    local last = { j = v.j, text = sub(v.text, start - v.a + 1), a = start, b = v.b }
+    if #parts > 0 and field_of(row, last) then
+      for _, p in ipairs(parts) do
+        vals[#vals + 1] = p
+      end
+      vals[#vals + 1] = last
+    else
+      vals[#vals + 1] = v -- not values side by side up to its end: one value over the boundaries
+    end
   end
   local placed = in_place(row, vals)
   local want = nil

@@ -376,6 +376,9 @@ function M.align_line(line, row)
     return nil, fs[j].name, format('"%s" has no place in %s that keeps it apart from the values next to it', want[j],
       fs[j].name)
   end
+  if new == line then
+    return line .. cr
+  end
   -- Read again: a line in place, every value in the field it was meant for, the fixed text and the
   -- runs outside the fields as they were.
   local again, where, _, resplit_again = read(new, row)

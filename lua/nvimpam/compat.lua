@@ -3,7 +3,6 @@
 local M = {}
 
 local v = vim.version()
-local at_least_0_10 = v.major > 0 or v.minor >= 10
 local at_least_0_11 = v.major > 0 or v.minor >= 11
 
 -- libuv bindings: `vim.uv` since 0.10; `vim.loop` is its old name (gone in a future release).
@@ -27,21 +26,6 @@ function M.redraw_lines(buf, first, last)
   else
     vim.api.nvim__buf_redraw_range(buf, first, last)
   end
-end
-
---- Whether `buf` has a buffer-local 'undolevels' of its own ('undolevels' is global-local: without
---- one the buffer follows the global value). Before 0.10, nvim_get_option_value() gives the global
---- value for a buffer without one; nvim_buf_get_option() (deprecated in 0.10) gives the marker.
----@param buf integer
----@return boolean
-function M.has_local_undolevels(buf)
-  local ul
-  if at_least_0_10 then
-    ul = vim.api.nvim_get_option_value('undolevels', { buf = buf })
-  else
-    ul = vim.api.nvim_buf_get_option(buf, 'undolevels')
-  end
-  return ul ~= -123456
 end
 
 --- Checks values against types, given in the table form of 0.7:

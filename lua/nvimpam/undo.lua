@@ -5,21 +5,16 @@
 -- through M.step(), so that it is one undo step of its own.
 local M = {}
 
-local compat = require('nvimpam.compat')
-
 local api = vim.api
 
 --- Closes the undo block of `buf`: its next change starts a new undo step. Setting 'undolevels'
---- closes it, even to the value it has (:help undo-blocks); the buffer's own value when it has
---- one, else the global one, so that no value changes. No OptionSet autocommand sees it.
+--- closes it, even to the value it has (:help undo-blocks); the global value, which closes the
+--- block of the current buffer also where it has a value of its own, and changes neither. No
+--- OptionSet autocommand sees it.
 ---@param buf integer
 function M.close(buf)
   api.nvim_buf_call(buf, function()
-    if compat.has_local_undolevels(buf) then
-      vim.cmd('noautocmd let &l:undolevels = &l:undolevels')
-    else
-      vim.cmd('noautocmd let &g:undolevels = &g:undolevels')
-    end
+    vim.cmd('noautocmd let &g:undolevels = &g:undolevels')
   end)
 end
 

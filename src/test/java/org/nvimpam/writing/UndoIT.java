@@ -130,6 +130,10 @@ class UndoIT extends PluginTestBase {
     oneStepAfterTheUsersChange(command("%NvimpamAlign"), ALIGNED, 9);
     noStep(cursor(7, 1) + command("NvimpamAlign"));
     noStep(command("%NvimpamAlign"));
+    // A buffer with an 'undolevels' of its own (setting the global one closes no block there).
+    lua("vim.bo.undolevels = 500");
+    oneStepAfterTheUsersChange(cursor(9, 1) + command("NvimpamAlign"), ALIGNED, 9);
+    assertEquals(500L, lua("return vim.api.nvim_get_option_value('undolevels', { scope = 'local' })"));
   }
 
   @Test

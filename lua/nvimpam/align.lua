@@ -1,183 +1,356 @@
--- Alignment of card rows: every value in its field, numbers right-justified, strings where the
--- table's `align` puts them; keywords, fixed text, blank-type fields and comments untouched.
--- :NvimpamAlign and 'formatexpr' (gq) call it.
+-- Alignment of card rows: every value in its field, where the table's `align` puts it (numbers,
+-- flags and choice words); keywords, fixed text and text fields stay where they were written.
+-- :NvimpamAlign and 'formatexpr' (gq) call it. The rule is :help nvimpam-align-rule.
 --
--- No value is ever changed or cut. A value is what the user wrote in a field: the text between
--- its first and last non-blank column, or, for a value that runs over the field's last column into
--- the next field whose own last column is blank (the "runs into" of docs/CARDS.md) or into
--- columns no field holds, the whole run of non-blanks. Such a value moves into its field when it
--- fits; a float may be written in a shorter form for that, only when both forms read as the
--- same double (`1000000.` -> `1.E6`). Anything else leaves the line as it is, with a message that
--- names the line and the field. Each aligned line is read again (M.check) before it is written.
+-- Nothing the user wrote changes: afterwards the values read back identical, in the same order,
+-- each wholly inside one field. A value is what a field reads (the text between the first and
+-- last non-blank of its columns); fields can touch, so two touching values are read apart when
+-- the second fills its field and is no text, or is the continuation mark (else the run of
+-- non-blanks is one value over the boundary: CARDS.md "runs into"). A line with a value over a field
+-- boundary (shifted by Insert-mode typing) is re-split only when its blank-separated values fill
+-- the value fields one by one; any other line that cannot be aligned stays as it is, and the
+-- message names the line and the field. Each aligned line is read again before it is written.
 local M = {}
 
 local layout = require('nvimpam.layout')
 local rows = require('nvimpam.rows')
 local span = require('nvimpam.span')
+local fields = require('nvimpam.fields')
 
 local api = vim.api
 local sub, byte, rep, find, match, format = string.sub, string.byte, string.rep, string.find, string.match,
   string.format
 
-local KW, FIXED, INT, INT_OR_BLANK, FLOAT, STR, BLANK, FLAGS, CHOICE, CONT = layout.KW, layout.FIXED, layout.INT,
-  layout.INT_OR_BLANK, layout.FLOAT, layout.STR, layout.BLANK, layout.FLAGS, layout.CHOICE, layout.CONT
-local MOVABLE = { [INT] = true, [INT_OR_BLANK] = true, [FLOAT] = true, [STR] = true, [FLAGS] = true, [CHOICE] = true }
--- Strings move only where the table puts them on the right: a left-aligned string stays where it
--- was written (leading blanks can be part of a text).
-local function movable(f)
-  return MOVABLE[f.code] and (f.code ~= STR or f.align == 'right')
+local KW, FIXED, STR, BLANK, CONT = layout.KW, layout.FIXED, layout.STR, layout.BLANK, layout.CONT
+local status, reason_text = fields.status, fields.reason_text
+
+-- Fields that hold values; kw and fixed text never move and are no part of a value, blank fields
+-- hold none.
+local function holds_value(code)
+  return code ~= KW and code ~= FIXED and code ~= BLANK
 end
-local NUMBER = { [INT] = true, [INT_OR_BLANK] = true, [FLOAT] = true }
+
+-- Per row, built once: owner[c] = the index of the field that holds column c; data = the indices
+-- of the fields that hold values, in order.
+local infos = setmetatable({}, { __mode = 'k' })
+local function info(row)
+  local i = infos[row]
+  if i then
+    return i
+  end
+  i = { owner = {}, data = {} }
+  for j, f in ipairs(row.fields) do
+    for c = f.from, f.to do
+      i.owner[c] = j
+    end
+    if holds_value(f.code) then
+      i.data[#i.data + 1] = j
+    end
+  end
+  infos[row] = i
+  return i
+end
 
 local function blank_at(line, col)
   local b = byte(line, col)
   return b == nil or b == 32
 end
 
---- The double a number field's text reads as, or nil when it is no number: the float forms of
---- docs/CARDS.md (`1.5`, `-1.5E-3`, `1.5D-3`, `1.5-3`), integers included.
----@param s string the value, without blanks around it
----@return number|nil
-function M.to_double(s)
-  local m, rest = match(s, '^([+-]?%d*%.?%d*)(.*)$')
-  if not m or not find(m, '%d') then
-    return nil
-  end
-  local mant = m
-  if sub(mant, -1) == '.' then
-    mant = mant .. '0'
-  end
-  if sub(mant, 1, 1) == '.' or find(mant, '^[+-]%.') then
-    mant = mant:gsub('^([+-]?)%.', '%10.')
-  end
-  local exp = ''
-  if rest ~= '' then
-    local e = match(rest, '^[eEdD]([+-]?%d+)$') or match(rest, '^([+-]%d+)$')
-    if not e then
-      return nil
-    end
-    exp = 'e' .. e
-  end
-  return tonumber(mant .. exp)
+local function field_text(line, f)
+  return match(sub(line, f.from, f.to), '^ *(.-) *$')
 end
-local to_double = M.to_double
 
---- Shorter forms of a float that read as exactly the same double, shortest first (`1000000.` ->
---- `1.E6`, `0.5` -> `.5`). Each candidate is checked by reading it back.
----@param s string
----@return string[]
-function M.shorter_forms(s)
-  local d = to_double(s)
-  if not d or d ~= d or d == math.huge or d == -math.huge then
-    return {}
+-- Runs of non-blank bytes of `line` outside kw and fixed-text columns: { from, to, text }.
+local function runs(line, row, inf)
+  local out, n, c = {}, #line, 1
+  local owner, fs = inf.owner, row.fields
+  local function outside_text(col)
+    local j = owner[col]
+    return not j or (fs[j].code ~= KW and fs[j].code ~= FIXED)
   end
-  local seen, out = {}, {}
-  local function try(c)
-    if c and not seen[c] and #c < #s and to_double(c) == d then
-      seen[c] = true
-      out[#out + 1] = c
-    end
-  end
-  for p = 0, 17 do
-    local e = format('%.' .. p .. 'E', d) -- 1.000000E+06
-    local mant, ex = match(e, '^(.-)E(.*)$')
-    if mant then
-      if find(mant, '%.') then
-        mant = mant:gsub('0+$', '')
-      else
-        mant = mant .. '.'
+  while c <= n do
+    if byte(line, c) ~= 32 and outside_text(c) then
+      local a = c
+      while c <= n and byte(line, c) ~= 32 and outside_text(c) do
+        c = c + 1
       end
-      local sign, digits = match(ex, '^([+-])0*(%d+)$')
-      if sign then
-        ex = (sign == '-' and '-' or '') .. digits
-        try(mant .. 'E' .. ex)
-        if sub(mant, 1, 2) == '0.' then
-          try(sub(mant, 2) .. 'E' .. ex)
-        end
-      end
-    end
-    local f = format('%.' .. p .. 'f', d)
-    if find(f, '%.') then
-      f = f:gsub('0+$', '')
+      out[#out + 1] = { a, c - 1, sub(line, a, c - 1) }
     else
-      f = f .. '.'
+      c = c + 1
     end
-    try(f)
-    try((f:gsub('^(-?)0%.', '%1.')))
   end
-  table.sort(out, function(a, b)
-    if #a ~= #b then
-      return #a < #b
-    end
-    return a < b
-  end)
   return out
 end
 
--- What the user wrote in each field of `row` on `line`: { [j] = { text, from, to } } for the
--- movable fields (`to` past the field for a value that runs over it), and the columns the values
--- take; or nil, field index, message for a line that cannot be read so.
-local function read_values(line, row)
-  local n = #line
-  local vals = {}
-  local pos = 1
-  for j = 1, row.n do
-    local f = row.fields[j]
-    local from, to, code = f.from, f.to, f.code
-    local mov = movable(f)
-    local free = code == BLANK or (code == STR and not mov)
-    if pos > from and (not free or find(sub(line, pos, to), '[^ ]')) then
-      -- The previous value ran into this field, and this field holds something of its own.
-      if pos > to or not mov then
-        return nil, j - 1, format('"%s" runs into %s', vals[j - 1] and vals[j - 1].text or '?', f.name)
-      end
-    end
-    if mov then
-      local s = math.max(pos, from)
-      local a = find(line, '[^ ]', s)
-      if a and a <= to then
-        local b = to
-        while blank_at(line, b) do
-          b = b - 1
-        end
-        if NUMBER[code] and not blank_at(line, to) and not blank_at(line, to + 1) then
-          -- A number over the field's end: one value when it runs into columns no field holds, a
-          -- blank-type field, or a number field whose last column is blank (CARDS.md "runs into").
-          local nf = row.fields[j + 1]
-          local runs = true
-          if nf and nf.from == to + 1 and nf.code ~= BLANK and (not NUMBER[nf.code] or not blank_at(line, nf.to)) then
-            runs = false -- two values side by side
-          end
-          if runs then
-            b = to + 1
-            while b < n and not blank_at(line, b + 1) do
-              b = b + 1
-            end
-          end
-        end
-        local text = sub(line, a, b)
-        if code ~= STR and find(text, ' ', 1, true) then
-          return nil, j, format('"%s" is more than one value', text)
-        end
-        if NUMBER[code] and not to_double(text) and not find(text, '^[<%[{]') then
-          return nil, j, format('"%s" is not a number', text)
-        end
-        vals[j] = { text = text, from = a, to = b }
-        pos = b + 1
-      else
-        vals[j] = { text = '', from = from, to = to }
-        pos = math.max(pos, to + 1)
-      end
-    else
-      pos = math.max(pos, to + 1)
+-- Fields j and j + 1 touch and both hold text at their shared boundary: two values side by side?
+-- Only when the second one fills its field (else it may be the end of the first, run over), and
+-- is no text (a text reads anything), or is the continuation mark; both valid values.
+local function side_by_side(line, row, j)
+  local k = j + 1
+  local g = row.fields[k]
+  if g.code ~= CONT and (g.code == STR or blank_at(line, g.to)) then
+    return false
+  end
+  local sj, rj = status(line, row, j)
+  local sk, rk = status(line, row, k)
+  return (sj == 0 or rj == fields.R_RUNS) and (sk == 0 or rk == fields.R_RUNS)
+end
+
+-- The last field that holds values and ends before column `col` (its index in data), or nil.
+local function data_before(row, inf, col)
+  local last = nil
+  for p, j in ipairs(inf.data) do
+    if row.fields[j].to < col then
+      last = p
     end
   end
-  return vals
+  return last
+end
+
+-- Where run r of the line leaves the fields: nil when it lies in value fields, with only
+-- side-by-side values at the boundaries it crosses; FREE when it lies wholly outside them (in
+-- columns no field holds, a blank field, past column 80); else the index of the field to name and
+-- what happens there.
+local FREE = {}
+local function crossing(line, row, inf, r)
+  local a, b, text = r[1], r[2], r[3]
+  local owner, fs = inf.owner, row.fields
+  local j = owner[a]
+  if not j or not holds_value(fs[j].code) then
+    for c = a + 1, b do
+      local k = owner[c]
+      if k and holds_value(fs[k].code) then
+        if j then
+          return k, format('"%s" runs from %s, which this layout leaves blank, into %s', text, fs[j].name, fs[k].name)
+        end
+        return k, format('"%s" runs from columns no field holds into %s', text, fs[k].name)
+      end
+    end
+    return FREE
+  end
+  for c = a, b - 1 do
+    local k = owner[c + 1]
+    if k ~= j then
+      if not k or not holds_value(fs[k].code) then
+        return j, format('"%s" runs out of %s (%d-%d)', text, fs[j].name, fs[j].from, fs[j].to)
+      elseif not side_by_side(line, row, j) then
+        return j, format('"%s" runs from %s into %s', text, fs[j].name, fs[k].name)
+      end
+      j = k
+    end
+  end
+  return nil
+end
+
+-- Whether `text` is a valid value of field j (fits its columns, and its type reads it): nil, or
+-- what is wrong.
+local function misfit(row, j, text)
+  local f = row.fields[j]
+  local w = f.to - f.from + 1
+  if #text > w then
+    return format('does not fit %s (%d columns)', f.name, w)
+  end
+  local probe = rep(' ', f.to - #text) .. text
+  local sev, why = status(probe, row, j)
+  if sev ~= 0 then
+    return format('%s for %s', reason_text(row, j, why), f.name)
+  end
+  return nil
+end
+
+-- The values of a shifted line, one per field in order (`runs` its blank-separated values): {
+-- [j] = text } for the first #runs value fields; or nil and the reason it is not re-split.
+local function resplit(row, inf, rs)
+  local k, data, fs = #rs, inf.data, row.fields
+  if k > #data then
+    return nil, format('%d values for the %d fields of the row', k, #data)
+  end
+  -- The field the last value is in (any it overlaps), or the one it ran out of.
+  local a, b = rs[k][1], rs[k][2]
+  local lo, hi
+  for p, j in ipairs(data) do
+    if fs[j].from <= b and a <= fs[j].to then
+      lo = lo or p
+      hi = p
+    end
+  end
+  if not lo then
+    lo = data_before(row, inf, a)
+    hi = lo
+  end
+  if not lo or k < lo or k > hi then
+    local m = (lo and k < lo) and lo or hi
+    return nil, m and format('%d value%s for the %d fields up to the last one', k, k == 1 and '' or 's', m)
+      or 'no field before its last value'
+  end
+  local want = {}
+  for p = 1, k do
+    local j = data[p]
+    if fs[j].code == STR then
+      return nil, format('%s is text, which may hold blanks: the values cannot be told apart', fs[j].name)
+    end
+    local t = rs[p][3]
+    local bad = misfit(row, j, t)
+    if bad then
+      return nil, format('"%s" %s', t, bad)
+    end
+    local g = fs[j + 1]
+    if g and g.from == fs[j].to + 1 and holds_value(g.code) and g.code ~= STR then
+      -- Two values side by side (the second filling its field, or the continuation mark) are one
+      -- run of non-blanks: once shifted, the line cannot tell them from one value.
+      for c = 1, #t - 1 do
+        local tail = sub(t, c + 1)
+        if (g.code == CONT or #tail == g.to - g.from + 1) and not misfit(row, j + 1, tail)
+          and not misfit(row, j, sub(t, 1, c)) then
+          return nil, format('"%s" may be two values, of %s and %s', t, fs[j].name, g.name)
+        end
+      end
+    end
+    want[j] = t
+  end
+  return want
+end
+
+-- Reads `line` as row `row`: the values { [j] = text } of the value fields ('' for a blank one),
+-- the columns the values start in as written and the runs outside the value fields, which stay
+-- where they are (both nil for a shifted line), and whether it was re-split; or nil, the field to
+-- name and what is wrong.
+local function read(line, row)
+  local inf = info(row)
+  local rs = runs(line, row, inf)
+  local fs = row.fields
+  local free = {}
+  for _, r in ipairs(rs) do
+    local j, msg = crossing(line, row, inf, r)
+    if j == FREE then
+      free[#free + 1] = r
+    elseif j then
+      local want, why = resplit(row, inf, rs)
+      if not want then
+        return nil, j, msg .. '; ' .. why
+      end
+      return want, nil, nil, true
+    end
+  end
+  local want, at = {}, {}
+  for _, j in ipairs(inf.data) do
+    local f = fs[j]
+    local v = field_text(line, f)
+    if v ~= '' then
+      local sev, why = status(line, row, j)
+      if sev ~= 0 then
+        return nil, j, format('"%s" %s', v, reason_text(row, j, why))
+      end
+      at[j] = find(line, '[^ ]', f.from)
+    end
+    want[j] = v
+  end
+  return want, at, free, false
+end
+
+-- The line with the kw and fixed-text bytes of `line` and the values of `want` placed field by
+-- field: where the field's `align` puts them (a text where it was written: its leading blanks
+-- may be part of it), and the runs outside the value fields (`free`) where they are. Two values
+-- in touching fields must not touch unless they read apart (side_by_side: the second fills a
+-- right-aligned field, or is the continuation mark), nor a value a run outside the fields: such a
+-- value ends (starts) a column early (late), or, in a line read in place (`at` the columns the
+-- values were written in), stays where it was. Returns nil and the field when no place is left.
+local function build(line, row, want, at, free)
+  local fs = row.fields
+  local a, b = {}, {} -- the columns a placed value takes
+  if at then
+    for j, c in pairs(at) do
+      a[j], b[j] = c, c + #want[j] - 1
+    end
+  end
+  local kept = {} -- the columns of the runs outside the value fields
+  for _, r in ipairs(free or {}) do
+    for c = r[1], r[2] do
+      kept[c] = true
+    end
+  end
+  local function apart(j, s, e)
+    if kept[s - 1] or kept[e + 1] then
+      return false
+    end
+    local f, p, n = fs[j], fs[j - 1], fs[j + 1]
+    if p and a[j - 1] and p.to + 1 == f.from and s == f.from and b[j - 1] == p.to
+      and not (f.code == CONT or (f.code ~= STR and e == f.to)) then
+      return false
+    end
+    if n and a[j + 1] and f.to + 1 == n.from and e == f.to and a[j + 1] == n.from
+      and not (n.code == CONT or (n.code ~= STR and b[j + 1] == n.to)) then
+      return false
+    end
+    return true
+  end
+  -- Value by value, each placed against its neighbors as they are; again until nothing moves (a
+  -- value kept from its place by the one after it gets it once that one has moved).
+  for _ = 1, 4 do
+    local moved = false
+    for j, f in ipairs(fs) do
+      local w = want[j]
+      if w and w ~= '' then
+        local was = a[j]
+        a[j], b[j] = nil, nil
+        local tries
+        if f.code == STR then
+          tries = { was }
+        elseif f.code == CONT then
+          tries = { f.from }
+        elseif f.align == 'right' then
+          tries = { f.to - #w + 1, f.to - #w, was }
+        else
+          tries = { f.from, f.from + 1, was }
+        end
+        for _, c in ipairs(tries) do
+          if c >= f.from and c + #w - 1 <= f.to and apart(j, c, c + #w - 1) then
+            a[j], b[j] = c, c + #w - 1
+            break
+          end
+        end
+        if not a[j] then
+          return nil, j
+        end
+        moved = moved or a[j] ~= was
+      end
+    end
+    if not moved then
+      break
+    end
+  end
+  local chars, width = {}, 0
+  local function put(col, text)
+    for k = 1, #text do
+      chars[col + k - 1] = sub(text, k, k)
+    end
+    if col + #text - 1 > width then
+      width = col + #text - 1
+    end
+  end
+  for j, f in ipairs(fs) do
+    if f.code == KW or f.code == FIXED then
+      put(f.from, sub(line, f.from, f.to))
+    elseif a[j] then
+      put(a[j], want[j])
+    end
+  end
+  for _, r in ipairs(free or {}) do
+    put(r[1], r[3])
+  end
+  for c = 1, width do
+    chars[c] = chars[c] or ' '
+  end
+  local new = table.concat(chars, '', 1, width):gsub(' +$', '')
+  -- A line that ended in blanks keeps its length (a template's padding).
+  if byte(line, #line) == 32 and #new < #line then
+    new = new .. rep(' ', #line - #new)
+  end
+  return new
 end
 
 --- Aligns one line of `row`. Returns the new line (equal to `line` when nothing moves), or nil,
---- the field's name and a message when a value does not fit its field (or the line cannot be
---- read field by field: a tab in it).
+--- the name of the field and what keeps the line from being aligned.
 ---@param line string
 ---@param row table a row of a layout entry
 ---@return string|nil new
@@ -188,139 +361,50 @@ function M.align_line(line, row)
   if byte(line, -1) == 13 then
     line, cr = sub(line, 1, -2), '\r'
   end
+  local fs = row.fields
   local t = find(line, '\t', 1, true)
   if t then
-    local j = require('nvimpam.fields').field_at(row, t)
-    return nil, j and row.fields[j].name or '-', format('tab in column %d', t)
+    local j = fields.field_at(row, t)
+    return nil, j and fs[j].name or '-', format('tab in column %d', t)
   end
-  local vals, bad, msg = read_values(line, row)
-  if not vals then
-    return nil, row.fields[bad] and row.fields[bad].name or '-', msg
+  local want, at, free = read(line, row)
+  if not want then
+    return nil, fs[at] and fs[at].name or '-', free
   end
-  -- Columns: start from the line, blank out what values take, then write each value in place.
-  local width = #line
-  for j = 1, row.n do
-    if vals[j] and vals[j].to > width then
-      width = vals[j].to
-    end
-    if vals[j] and vals[j].text ~= '' and row.fields[j].to > width then
-      width = row.fields[j].to
-    end
+  local new, j = build(line, row, want, at, free)
+  if not new then
+    return nil, fs[j].name, format('"%s" has no place in %s that keeps it apart from the values next to it', want[j],
+      fs[j].name)
   end
-  local chars = {}
-  for c = 1, width do
-    chars[c] = sub(line, c, c)
-    if chars[c] == '' then
-      chars[c] = ' '
-    end
+  if new == line then
+    return line .. cr
   end
-  for j = 1, row.n do
-    local v = vals[j]
-    if v and v.text ~= '' then
-      for c = v.from, v.to do
-        chars[c] = ' '
+  -- Read again: a line in place, every value in the field it was meant for, the fixed text and the
+  -- runs outside the fields as they were.
+  local again, where, _, resplit_again = read(new, row)
+  if not again then
+    j = where
+  elseif resplit_again then
+    j = info(row).data[1]
+  else
+    for k, f in ipairs(fs) do
+      if (f.code == KW or f.code == FIXED) and sub(new, f.from, f.to) ~= sub(line, f.from, f.to)
+        or holds_value(f.code) and field_text(new, f) ~= (want[k] or '') then
+        j = k
+        break
       end
     end
-  end
-  for j = 1, row.n do
-    local v, f = vals[j], row.fields[j]
-    if v and v.text ~= '' then
-      local text = v.text
-      local w = f.to - f.from + 1
-      if #text > w and f.code == FLOAT then
-        for _, s in ipairs(M.shorter_forms(text)) do
-          if #s <= w then
-            text = s
-            break
-          end
-        end
-      end
-      if #text > w then
-        return nil, f.name, format('"%s" does not fit its %d columns (%d-%d)', v.text, w, f.from, f.to)
-      end
-      local at = f.align == 'right' and f.to - #text + 1 or f.from
-      for k = 1, #text do
-        chars[at + k - 1] = sub(text, k, k)
-      end
-      if at + #text - 1 > width then
-        width = at + #text - 1
+    for _, r in ipairs(free or {}) do
+      if not j and sub(new, r[1], r[2]) ~= r[3] then
+        j = info(row).data[1]
       end
     end
-  end
-  local new = table.concat(chars, '', 1, width)
-  -- A line that ended in blanks keeps its length (a template's padding); other lines lose the
-  -- blanks a move left at their end.
-  new = new:gsub(' +$', '')
-  if byte(line, #line) == 32 and #new < #line then
-    new = new .. rep(' ', #line - #new)
-  end
-  local ok, why = M.check(line, new, row)
-  if not ok then
-    return nil, why.field, why.message
-  end
-  return new .. cr
-end
-
-local function field_text(line, f)
-  return match(sub(line, f.from, f.to), '^ *(.-) *$')
-end
-
---- The check that alignment changed no value: reads every field of `old` as the user wrote it (the
---- values of the runs-into reading above) and every field of `new` as the solver reads it (the
---- text in its columns), and compares them: numbers as doubles, the rest as text; keywords, fixed
---- text, blank-type fields and the columns no field holds must be the same bytes. Returns true,
---- or false and { field, message }.
----@param old string
----@param new string
----@param row table
----@return boolean
----@return table|nil
-function M.check(old, new, row)
-  local vals = read_values(old, row)
-  if not vals then
-    return false, { field = '-', message = 'the line cannot be read field by field' }
-  end
-  local covered = {} -- columns a value takes, before or after
-  for j = 1, row.n do
-    local v, f = vals[j], row.fields[j]
-    if v then
-      for c = math.min(v.from, f.from), math.max(v.to, f.to) do
-        covered[c] = true
-      end
+    if not j then
+      return new .. cr
     end
   end
-  for j = 1, row.n do
-    local f = row.fields[j]
-    local v = vals[j]
-    if v then
-      local after = field_text(new, f)
-      local same
-      if NUMBER[f.code] then
-        local a, b = to_double(v.text), to_double(after)
-        same = (a ~= nil and a == b) or (a == nil and v.text == after)
-      else
-        same = v.text == after
-      end
-      if not same then
-        return false, { field = f.name, message = format('"%s" would read "%s"', v.text, after) }
-      end
-    end
-  end
-  for c = 1, math.max(#old, #new) do
-    if not covered[c] then
-      local a, b = sub(old, c, c), sub(new, c, c)
-      if a == '' then
-        a = ' '
-      end
-      if b == '' then
-        b = ' '
-      end
-      if a ~= b then
-        return false, { field = '-', message = format('column %d would change', c) }
-      end
-    end
-  end
-  return true
+  local f = fs[j]
+  return nil, f and f.name or '-', format('the aligned line would read "%s" there', f and field_text(new, f) or new)
 end
 
 --- Aligns buffer lines [first, last] (0-based): the rows of known cards; comments, GES lines and
@@ -363,7 +447,9 @@ function M.apply(buf, first, last)
     for k = lo, hi do
       slice[#slice + 1] = new[k]
     end
-    api.nvim_buf_set_lines(buf, first + lo - 1, first + hi, false, slice)
+    require('nvimpam.undo').step(buf, function()
+      api.nvim_buf_set_lines(buf, first + lo - 1, first + hi, false, slice)
+    end)
   end
   return changed, problems
 end

@@ -190,7 +190,9 @@ function M.apply(buf, first, last)
       end
     end
   end
-  api.nvim_buf_set_lines(buf, lo, hi, false, new)
+  require('nvimpam.undo').step(buf, function()
+    api.nvim_buf_set_lines(buf, lo, hi, false, new)
+  end)
   return added, replaced
 end
 

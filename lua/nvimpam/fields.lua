@@ -200,25 +200,33 @@ function M.field_at(row, col)
 end
 local field_at = M.field_at
 
+--- What is wrong with the value of field j of `row`, as the diagnostics say it after the value
+--- (`is not an integer`), for a reason of status().
+---@param row table
+---@param j integer
+---@param reason integer
+---@return string
+function M.reason_text(row, j, reason)
+  local f = row.fields[j]
+  if reason == R_INT then
+    return 'is not an integer'
+  elseif reason == R_FLOAT then
+    return 'is not a number'
+  elseif reason == R_FLAGS then
+    return 'is not a string of 0 and 1'
+  elseif reason == R_CHOICE then
+    return 'is not one of ' .. table.concat(f.values, ', ')
+  elseif reason == R_CONT then
+    return 'is not a continuation mark (& or -)'
+  elseif reason == R_RUNS then
+    return 'runs into ' .. row.fields[j + 1].name
+  end
+  return format('in columns %d-%d, which this layout leaves blank', f.from, f.to)
+end
+
 local function message(e, row, j, reason, line)
   local f = row.fields[j]
-  local v = value(line, f.from, f.to)
-  local head = format('%s / %s: "%s"', e.word, f.name, v)
-  if reason == R_INT then
-    return head .. ' is not an integer'
-  elseif reason == R_FLOAT then
-    return head .. ' is not a number'
-  elseif reason == R_FLAGS then
-    return head .. ' is not a string of 0 and 1'
-  elseif reason == R_CHOICE then
-    return head .. ' is not one of ' .. table.concat(f.values, ', ')
-  elseif reason == R_CONT then
-    return head .. ' is not a continuation mark (& or -)'
-  elseif reason == R_RUNS then
-    return head .. ' runs into ' .. row.fields[j + 1].name
-  else
-    return format('%s in columns %d-%d, which this layout leaves blank', head, f.from, f.to)
-  end
+  return format('%s / %s: "%s" %s', e.word, f.name, value(line, f.from, f.to), M.reason_text(row, j, reason))
 end
 
 -- Appends the diagnostics of `line` as row r of entry e (r nil: a GES line of e) to `out`.

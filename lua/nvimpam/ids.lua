@@ -372,14 +372,6 @@ local function new_id(kind, arg)
   return n, tostring(n)
 end
 
--- Makes the next change of `buf` an undo step of its own, never joined to the change before it:
--- setting 'undolevels', even to its value, closes the undo block (:help undo-break).
-local function undo_break(buf)
-  api.nvim_buf_call(buf, function()
-    vim.cmd('let &g:undolevels = &g:undolevels')
-  end)
-end
-
 -- The loaded buffer whose file is `path`, or nil.
 local function buffer_of(path)
   local uv = require('nvimpam.compat').uv
@@ -462,35 +454,36 @@ end
 -- the edits put into its lines right to left (every other byte as it was; one call per run, not
 -- per value: 200k values took seconds one by one), then the continued GES lines go in, bottom up.
 local function apply(b, f)
-  undo_break(b)
-  local e = f.edits
-  local count = #e / 5
-  local k = 0
-  while k < count do
-    local first = e[5 * k + 1]
-    local j = k -- the run: edits k .. j - 1, on lines first .. last
-    local last = first
-    while j < count and e[5 * j + 1] <= last + 1 do
-      last = e[5 * j + 1]
-      j = j + 1
+  require('nvimpam.undo').step(b, function()
+    local e = f.edits
+    local count = #e / 5
+    local k = 0
+    while k < count do
+      local first = e[5 * k + 1]
+      local j = k -- the run: edits k .. j - 1, on lines first .. last
+      local last = first
+      while j < count and e[5 * j + 1] <= last + 1 do
+        last = e[5 * j + 1]
+        j = j + 1
+      end
+      local lines = {}
+      for l = first, last do
+        lines[#lines + 1] = f.text[l]
+      end
+      for x = j - 1, k, -1 do
+        local i = 5 * x
+        local r = e[i + 1] - first + 1
+        lines[r] = lines[r]:sub(1, e[i + 2]) .. e[i + 4] .. lines[r]:sub(e[i + 3] + 1)
+      end
+      api.nvim_buf_set_lines(b, first, last + 1, true, lines)
+      k = j
     end
-    local lines = {}
-    for l = first, last do
-      lines[#lines + 1] = f.text[l]
+    local a = f.adds or {}
+    for x = #a / 2 - 1, 0, -1 do
+      local l = a[2 * x + 1] + 1
+      api.nvim_buf_set_lines(b, l, l, true, a[2 * x + 2])
     end
-    for x = j - 1, k, -1 do
-      local i = 5 * x
-      local r = e[i + 1] - first + 1
-      lines[r] = lines[r]:sub(1, e[i + 2]) .. e[i + 4] .. lines[r]:sub(e[i + 3] + 1)
-    end
-    api.nvim_buf_set_lines(b, first, last + 1, true, lines)
-    k = j
-  end
-  local a = f.adds or {}
-  for x = #a / 2 - 1, 0, -1 do
-    local l = a[2 * x + 1] + 1
-    api.nvim_buf_set_lines(b, l, l, true, a[2 * x + 2])
-  end
+  end)
 end
 
 --- :NvimpamRename {new} / grn: renumbers the id under the cursor (a group: gives it the title

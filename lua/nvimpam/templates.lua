@@ -347,7 +347,9 @@ function M.insert(buf, key)
     lnum = api.nvim_buf_line_count(buf) - 1
   end
   local at, replace = M.placement(buf, lnum)
-  api.nvim_buf_set_lines(buf, at, replace and at + 1 or at, false, lines)
+  require('nvimpam.undo').step(buf, function()
+    api.nvim_buf_set_lines(buf, at, replace and at + 1 or at, false, lines)
+  end)
   if api.nvim_win_get_buf(win) == buf then
     local kw = 1
     for i, l in ipairs(lines) do

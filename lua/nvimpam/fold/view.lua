@@ -24,10 +24,11 @@ function M.closed_at(s, e)
   return fn.foldclosed(s) == s and fn.foldclosedend(s) == e
 end
 
--- read() with 'foldminlines' at 0, so that a fold an edit cut down to one line still shows that it
--- is closed (0.12 cuts a fold whose last line nvim_buf_set_lines() replaces); where it must, it
--- sets (by `set`) 'foldtext' to v:foldlevel: foldtextresult() then gives the depth of the closed
--- fold at a line, which tells a closed group from its closed first card when both end there.
+-- Where it must, read() sets (by `set`) 'foldminlines' to 0, so that a fold an edit cut down to one
+-- line still shows that it is closed (0.12 cuts a fold whose last line nvim_buf_set_lines()
+-- replaces; setting it costs a pass over every fold, so only then), and 'foldtext' to v:foldlevel:
+-- foldtextresult() then gives the depth of the closed fold at a line, which tells a closed group
+-- from its closed first card when both end there.
 --
 -- Neovim holds an old fold where its first line is today, except after an undo or redo that put
 -- back more lines than it took out: foldMarkAdjust() then moves the folds that start up to that many
@@ -37,6 +38,15 @@ end
 -- among its own lines, never in the fold after it; else where 0.12 leaves it.
 local function read_states(old, edits, states, pick, set)
   local foldclosed, foldlevel = fn.foldclosed, fn.foldlevel
+  local last = api.nvim_buf_line_count(0)
+  local function closed_at(x) -- foldclosed(x), also for a fold of one line
+    local c = foldclosed(x)
+    if c == -1 and (x == last or foldlevel(x + 1) < foldlevel(x)) then
+      set('foldminlines', 0)
+      c = foldclosed(x)
+    end
+    return c
+  end
   local function depth_closed(x) -- the depth of the closed fold at line x
     set('foldtext', 'v:foldlevel')
     return tonumber(fn.foldtextresult(x))
@@ -76,7 +86,7 @@ local function read_states(old, edits, states, pick, set)
       local depth = member and 2 or 1
       local x = at(head, e, depth) or (alt and at(alt, alt, depth))
       if x then
-        local c = foldclosed(x)
+        local c = closed_at(x)
         if c == -1 then
           states[key(head, false)] = true
         elseif c == x and (group_open or not member or depth_closed(x) == 2) then
@@ -105,7 +115,6 @@ function M.read(old, edits, states, pick)
       wo[name] = value
     end
   end
-  set('foldminlines', 0)
   local ok, err = pcall(read_states, old, edits, states, pick, set)
   for name, value in pairs(was) do
     wo[name] = value

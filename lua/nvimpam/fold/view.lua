@@ -24,10 +24,11 @@ function M.closed_at(s, e)
   return fn.foldclosed(s) == s and fn.foldclosedend(s) == e
 end
 
--- read() with 'foldminlines' at 0, so that a fold an edit cut down to one line still shows that it
--- is closed (0.12 cuts a fold whose last line nvim_buf_set_lines() replaces); where it must, it
--- sets (by `set`) 'foldtext' to v:foldlevel: foldtextresult() then gives the depth of the closed
--- fold at a line, which tells a closed group from its closed first card when both end there.
+-- Where it must, read() sets (by `set`) 'foldminlines' to 0, so that a fold an edit cut down to one
+-- line still shows that it is closed (0.12 cuts a fold whose last line nvim_buf_set_lines()
+-- replaces; setting it costs a pass over every fold, so only then), and 'foldtext' to v:foldlevel:
+-- foldtextresult() then gives the depth of the closed fold at a line, which tells a closed group
+-- from its closed first card when both end there.
 --
 -- Neovim holds an old fold where its first line is today, except after an undo or redo that put
 -- back more lines than it took out: foldMarkAdjust() then moves the folds that start up to that many
@@ -37,6 +38,17 @@ end
 -- among its own lines, never in the fold after it; else where 0.12 leaves it.
 local function read_states(old, edits, states, pick, set)
   local foldclosed, foldlevel = fn.foldclosed, fn.foldlevel
+  local last = api.nvim_buf_line_count(0)
+  -- foldclosed(x), also for a fold of one line: one whose lines left end at x (`e`), or that the
+  -- line after x is outside of (0.12 cuts a fold whose last line nvim_buf_set_lines() replaces)
+  local function closed_at(x, e)
+    local c = foldclosed(x)
+    if c == -1 and (e <= x or x == last or foldlevel(x + 1) < foldlevel(x)) then
+      set('foldminlines', 0)
+      c = foldclosed(x)
+    end
+    return c
+  end
   local function depth_closed(x) -- the depth of the closed fold at line x
     set('foldtext', 'v:foldlevel')
     return tonumber(fn.foldtextresult(x))
@@ -52,16 +64,22 @@ local function read_states(old, edits, states, pick, set)
       end
     end
   end
-  local gs, ge, group_open = -1, -2, false -- the last group met (old numbering), and whether it is open now
+  -- The last group met (old numbering), whether it is open now, and how far from its place Neovim
+  -- holds it (its members moved with it).
+  local gs, ge, group_open, moved = -1, -2, false, 0
   for k = pick and #pick or old.n, 1, -1 do
     local f = pick and pick[k] or k - 1
     local os, oe = old.s(f), old.e(f)
     local head, s, e, alt = image(os, oe, edits)
     if old.count(f) > 0 then
-      gs, ge, group_open = os, oe, false
+      gs, ge, group_open, moved = os, oe, false, 0
       -- Neovim keeps a group whose header went from its first line left to its last.
       local x = s and (at(s, e, 1) or (alt and at(alt, alt, 1)))
+      if x and alt and foldclosed(x) == alt then
+        x = alt -- closed where 0.12 left it
+      end
       if x then
+        moved = x - s
         local closed = foldclosed(x) == x and depth_closed(x) == 1
         if head then
           states[key(head, true)] = not closed
@@ -74,9 +92,13 @@ local function read_states(old, edits, states, pick, set)
     elseif head then
       local member = os >= gs and oe <= ge
       local depth = member and 2 or 1
-      local x = at(head, e, depth) or (alt and at(alt, alt, depth))
+      local x = (member and moved ~= 0 and at(head + moved, e + moved, depth)) or at(head, e, depth)
+        or (alt and at(alt, alt, depth))
+      if x and alt and foldclosed(x) == alt then
+        x = alt -- closed where 0.12 left it
+      end
       if x then
-        local c = foldclosed(x)
+        local c = closed_at(x, e)
         if c == -1 then
           states[key(head, false)] = true
         elseif c == x and (group_open or not member or depth_closed(x) == 2) then
@@ -105,7 +127,6 @@ function M.read(old, edits, states, pick)
       wo[name] = value
     end
   end
-  set('foldminlines', 0)
   local ok, err = pcall(read_states, old, edits, states, pick, set)
   for name, value in pairs(was) do
     wo[name] = value

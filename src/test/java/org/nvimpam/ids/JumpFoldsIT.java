@@ -71,12 +71,14 @@ class JumpFoldsIT extends PluginTestBase {
     nvim.command("normal! zM").join();
   }
 
-  /** The cursor is on {@code file}'s line {@code line}, inside a fold, and that fold is open. */
+  /** The cursor is on {@code file}'s line {@code line} (any, for 0), inside a fold, and that fold is open. */
   private void landedVisible(String what, String file, long line) throws InterruptedException {
     awaitFolds();
     assertTrue(String.valueOf(lua("return vim.api.nvim_buf_get_name(0)")).endsWith(file),
         what + ": in " + file + ", not " + lua("return vim.api.nvim_buf_get_name(0)"));
-    assertEquals(line, ((Number) lua("return vim.fn.line('.')")).longValue(), what + ": the line");
+    if (line > 0) {
+      assertEquals(line, ((Number) lua("return vim.fn.line('.')")).longValue(), what + ": the line");
+    }
     assertTrue(((Number) lua("return vim.fn.foldlevel('.')")).longValue() > 0, what + ": the line is in a fold");
     assertEquals(-1L, ((Number) lua("return vim.fn.foldclosed('.')")).longValue(), what + ": its fold is open");
   }
@@ -149,9 +151,12 @@ class JumpFoldsIT extends PluginTestBase {
     keys(":cfirst<CR>");
     landedVisible("the check list", "main.pc", 16);
     closeAll();
-    cursor(15, 1);
+    cursor(1, 1);
     lua("if vim.diagnostic.jump then vim.diagnostic.jump({ count = 1, float = false })"
         + " else vim.diagnostic.goto_next({ float = false }) end");
-    landedVisible("the next diagnostic", "main.pc", 16);
+    // Wherever the first diagnostic is (the include files' ids may still be on their way).
+    landedVisible("the next diagnostic", "main.pc", 0);
+    assertTrue(((Number) lua("return #vim.diagnostic.get(0, { lnum = vim.fn.line('.') - 1 })")).longValue() > 0,
+        "a diagnostic on the line landed on");
   }
 }

@@ -388,9 +388,9 @@ public final class PluginHost {
     FoldSummary last = folder.last();
     if (last != null) {
       lines.add(String.format(java.util.Locale.ROOT,
-          "  last fold: buffer %d, %s lines, %s folds, get lines %.1f ms, parse %.1f ms, push %.1f ms (%s)",
+          "  last fold: buffer %d, %s lines, %s folds, get lines %.1f ms, parse %.1f ms, waited %.1f ms, push %.1f ms (%s)",
           last.buf(), Messages.grouped(last.lines()), Messages.grouped(last.folds()), last.getMs(), last.parseMs(),
-          last.pushMs(), last.strategy()));
+          last.waitMs(), last.pushMs(), last.strategy()));
     }
     return lines;
   }
@@ -542,9 +542,9 @@ public final class PluginHost {
       }
 
       @Override
-      public FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, long changedtick,
-          boolean whole) {
-        return folder.push(buffer, lines, plan, parseMs, changedtick, whole);
+      public FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, double waitedMs,
+          long changedtick, boolean whole) {
+        return folder.push(buffer, lines, plan, parseMs, waitedMs, changedtick, whole);
       }
 
       @Override

@@ -47,8 +47,8 @@ class LiveBufferTest {
     }
 
     @Override
-    public FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, long changedtick,
-        boolean whole) {
+    public FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, double waitedMs,
+        long changedtick, boolean whole) {
       LiveBufferTest.this.whole.add(whole);
       pushed.add(plan);
       Runnable r = duringPush;
@@ -57,7 +57,7 @@ class LiveBufferTest {
       RuntimeException f = pushFails;
       pushFails = null;
       if (f != null) throw f;
-      return new FoldSummary(buffer.id(), lines, plan.size(), 0, parseMs, 0, "test");
+      return new FoldSummary(buffer.id(), lines, plan.size(), 0, parseMs, waitedMs, 0, "test");
     }
 
     @Override

@@ -140,12 +140,11 @@ public final class IdService {
       return null;
     });
     if (on) {
-      b.inSteps(BufferIds::checkStep); // edits in between are never held up for long
-      b.withIds((ids, deck) -> {
-        if (!ids.checkStep(deck, Integer.MAX_VALUE)) return null; // an edit came: finish it now
-        out[0] = ids.changedSnapshot(deck, cap);
+      b.inSteps((ids, deck, lines) -> { // edits in between are never held up for long
+        if (!ids.checkStep(deck, lines)) return false;
+        out[0] = ids.changedSnapshot(deck, cap); // in the step that finished: no edit came between
         out[1] = ids.defs();
-        return null;
+        return true;
       });
     }
     if (on && out[0] != null) send(b.bufferId(), (org.nvimpam.deck.ProblemItems) out[0]);

@@ -43,18 +43,25 @@ public final class OpenBench {
   private final Path dir;
   private final List<String> jvmArgs;
   private final int editsAtOnce;
+  private final int editsLater;
   private final PrintStream log;
 
-  /** {@code editsAtOnce}: how many edits, 100 ms apart, follow the open at once. */
-  public OpenBench(String nvimExe, Path root, Path dir, List<String> jvmArgs, int editsAtOnce, PrintStream log) {
+  /**
+   * {@code editsAtOnce}: how many edits, 100 ms apart, follow the open at once; {@code editsLater}:
+   * how many follow 3 s later, 400 ms apart.
+   */
+  public OpenBench(String nvimExe, Path root, Path dir, List<String> jvmArgs, int editsAtOnce, int editsLater,
+      PrintStream log) {
     this.nvimExe = nvimExe;
     this.root = root;
     this.dir = dir;
     this.jvmArgs = jvmArgs;
     this.editsAtOnce = editsAtOnce;
+    this.editsLater = Math.max(2, editsLater);
     this.log = log;
   }
 
+  /** A generated deck of {@code lines} lines (seed 1). */
   public Row run(long lines) throws Exception {
     Path file = dir.resolve("nvimpam-open-" + lines + ".pc");
     if (!Files.exists(file)) {
@@ -63,6 +70,23 @@ public final class OpenBench {
         new org.nvimpam.gen.DeckGenerator(1).write(out, lines);
       }
     }
+    return open(file, lines);
+  }
+
+  /** A deck of exactly {@code folds} folds, as {@code bench --folds} makes them. */
+  public Row runFolds(int folds) throws Exception {
+    Path file = dir.resolve("nvimpam-folds-" + folds + ".pc");
+    byte[] deck = org.nvimpam.gen.DeckGenerator.foldCountDeck(folds);
+    if (!Files.exists(file)) {
+      log.println("writing " + file);
+      Files.write(file, deck);
+    }
+    long lines = 0;
+    for (byte b : deck) if (b == '\n') lines++;
+    return open(file, lines);
+  }
+
+  private Row open(Path file, long lines) throws Exception {
     long bytes = Files.size(file);
     readThrough(file); // both opens find the file in the page cache
     Path sock = dir.resolve("nvimpam-open-" + ProcessHandle.current().pid() + ".sock");
@@ -118,7 +142,7 @@ public final class OpenBench {
       long[] rss = rssKb(pid);
       String heap = heapLine(nvim);
 
-      double[] editMsAll = new double[5];
+      double[] editMsAll = new double[editsLater];
       double laterWaitMs = 0;
       long edits0 = System.nanoTime();
       for (int k = 0; k < editMsAll.length; k++) {

@@ -41,6 +41,14 @@ public final class BenchOpenCommand implements Callable<Integer> {
           + " of them span more of the checks' and the id index's work after the open.")
   private int editsAtOnce;
 
+  @Option(names = "--edits-later", paramLabel = "N", defaultValue = "5",
+      description = "Edits made 400 ms apart 3 s after the open (default: ${DEFAULT-VALUE}): the first, and the median of the others.")
+  private int editsLater;
+
+  @Option(names = "--folds", split = ",", paramLabel = "N",
+      description = "Instead of --lines: decks with exactly N folds each (as bench --folds makes them).")
+  private List<Integer> folds = new ArrayList<>();
+
   @Option(names = "--load-chunks-kb", split = ",", paramLabel = "KB",
       description = "Instead: time the chunked load alone on the first deck, for these chunk sizes.")
   private List<Integer> chunksKb = new ArrayList<>();
@@ -62,9 +70,14 @@ public final class BenchOpenCommand implements Callable<Integer> {
           org.nvimpam.bench.LoadBench.run(neovim.path, file, chunksKb, inFlight, 5, System.err), System.out);
       return 0;
     }
-    OpenBench bench = new OpenBench(neovim.path, root.path.toAbsolutePath(), dir, jvmArgs.args, editsAtOnce, System.err);
+    OpenBench bench = new OpenBench(neovim.path, root.path.toAbsolutePath(), dir, jvmArgs.args, editsAtOnce, editsLater,
+        System.err);
     List<OpenBench.Row> rows = new ArrayList<>();
-    for (long n : lines) rows.add(bench.run(n));
+    if (!folds.isEmpty()) {
+      for (int n : folds) rows.add(bench.runFolds(n));
+    } else {
+      for (long n : lines) rows.add(bench.run(n));
+    }
     OpenBench.print(rows, System.out);
     return 0;
   }

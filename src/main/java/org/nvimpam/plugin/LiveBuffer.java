@@ -85,6 +85,13 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
      */
     void background(Runnable work);
 
+    /**
+     * Whether the current thread is the one {@link #background} runs work on. Only that work waits
+     * for a due refold: a call (goto, a new card's id) may come from a Neovim that waits for its
+     * answer, and so holds the refold's push up.
+     */
+    boolean inBackground();
+
     void detached(LiveBuffer buffer);
 
     /**
@@ -324,13 +331,14 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
 
   /**
    * Called before each step of work in steps, without the lock: waits while an edit wants the lock
-   * or its refold is due, so that they never wait for more than the step under way (the monitor is
-   * not fair: a thread that takes it again at once keeps a waiting edit out). At most a second, as
-   * a refold may wait for a Neovim at a prompt.
+   * or (on the background thread) its refold is due, so that they never wait for more than the
+   * step under way (the monitor is not fair: a thread that takes it again at once keeps a waiting
+   * edit out). At most a second, as a refold may wait for a Neovim at a prompt.
    */
   private void yieldToEdits() {
+    boolean background = host.inBackground();
     long end = System.nanoTime() + YIELD_NANOS;
-    while ((refoldDue || waiting.get() > 0) && System.nanoTime() - end < 0) {
+    while (((background && refoldDue) || waiting.get() > 0) && System.nanoTime() - end < 0) {
       java.util.concurrent.locks.LockSupport.parkNanos(100_000);
     }
   }

@@ -62,8 +62,10 @@ public final class PluginHost {
   private final ExecutorService background = Executors.newSingleThreadExecutor(r -> {
     Thread t = new Thread(r, "nvimpam-checks");
     t.setDaemon(true);
+    backgroundThread = t;
     return t;
   });
+  private volatile Thread backgroundThread; // the thread of `background`: only its work waits for due refolds
 
   private final EarlyReads early; // decks read from disk while Neovim reads them
 
@@ -569,6 +571,11 @@ public final class PluginHost {
         } catch (java.util.concurrent.RejectedExecutionException closing) {
           LOG.fine("no checks after the connection closed", closing); // nobody would see them
         }
+      }
+
+      @Override
+      public boolean inBackground() {
+        return Thread.currentThread() == backgroundThread;
       }
 
       @Override

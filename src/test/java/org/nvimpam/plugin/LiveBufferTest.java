@@ -99,6 +99,11 @@ class LiveBufferTest {
     }
 
     @Override
+    public boolean inBackground() {
+      return Thread.currentThread() == checker;
+    }
+
+    @Override
     public void detached(LiveBuffer buffer) {}
 
     @Override

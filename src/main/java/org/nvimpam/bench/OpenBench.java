@@ -33,7 +33,7 @@ public final class OpenBench {
   /** One deck's figures. */
   public record Row(long lines, long bytes, double nvimEditMs, double openMs, double openStallMs, double pluginStallMs,
       long jvmPeakRssKb, long jvmRssKb, String heap, double atOnceEditMs, double firstEditMs, double laterEditMs,
-      double editStallMs) {}
+      double editStallMs, double atOnceWaitMs, double laterWaitMs) {}
 
   private static final String FOLDED = "return " + LuaEntry.FOLDS_APPLIED_TICK.expression("0") + " == vim.b.changedtick";
   private static final String BEAM = "BEAM  /        7       1       2       3";
@@ -42,16 +42,26 @@ public final class OpenBench {
   private final Path root;
   private final Path dir;
   private final List<String> jvmArgs;
+  private final int editsAtOnce;
+  private final int editsLater;
   private final PrintStream log;
 
-  public OpenBench(String nvimExe, Path root, Path dir, List<String> jvmArgs, PrintStream log) {
+  /**
+   * {@code editsAtOnce}: how many edits, 100 ms apart, follow the open at once; {@code editsLater}:
+   * how many follow 3 s later, 400 ms apart.
+   */
+  public OpenBench(String nvimExe, Path root, Path dir, List<String> jvmArgs, int editsAtOnce, int editsLater,
+      PrintStream log) {
     this.nvimExe = nvimExe;
     this.root = root;
     this.dir = dir;
     this.jvmArgs = jvmArgs;
+    this.editsAtOnce = editsAtOnce;
+    this.editsLater = Math.max(2, editsLater);
     this.log = log;
   }
 
+  /** A generated deck of {@code lines} lines (seed 1). */
   public Row run(long lines) throws Exception {
     Path file = dir.resolve("nvimpam-open-" + lines + ".pc");
     if (!Files.exists(file)) {
@@ -60,6 +70,23 @@ public final class OpenBench {
         new org.nvimpam.gen.DeckGenerator(1).write(out, lines);
       }
     }
+    return open(file, lines);
+  }
+
+  /** A deck of exactly {@code folds} folds, as {@code bench --folds} makes them. */
+  public Row runFolds(int folds) throws Exception {
+    Path file = dir.resolve("nvimpam-folds-" + folds + ".pc");
+    byte[] deck = org.nvimpam.gen.DeckGenerator.foldCountDeck(folds);
+    if (!Files.exists(file)) {
+      log.println("writing " + file);
+      Files.write(file, deck);
+    }
+    long lines = 0;
+    for (byte b : deck) if (b == '\n') lines++;
+    return open(file, lines);
+  }
+
+  private Row open(Path file, long lines) throws Exception {
     long bytes = Files.size(file);
     readThrough(file); // both opens find the file in the page cache
     Path sock = dir.resolve("nvimpam-open-" + ProcessHandle.current().pid() + ".sock");
@@ -94,25 +121,36 @@ public final class OpenBench {
       Buffer buf = get(nvim.currentBuffer());
       int at = nodeRunLine(nvim, buf, (int) (lines / 2));
       double atOnceMs = 0;
-      for (int k = 0; k < 4; k++) {
+      double atOnceWaitMs = 0;
+      for (int k = 0; k < editsAtOnce; k++) {
         long e0 = System.nanoTime();
         editAt(nvim, buf, at, k);
         awaitFolded(nvim);
-        atOnceMs = Math.max(atOnceMs, ms(e0));
+        double ms = ms(e0);
+        atOnceMs = Math.max(atOnceMs, ms);
+        double waited = waitedMs(nvim, lines + (k % 2 == 0 ? 2 : 0));
+        atOnceWaitMs = Math.max(atOnceWaitMs, waited);
+        log.println(String.format(Locale.ROOT, "edit at once %d: %.1f ms, waited %.1f ms", k, ms, waited));
         Thread.sleep(100);
+      }
+      if (editsAtOnce % 2 == 1) { // the deck as it was for the edits below
+        editAt(nvim, buf, at, 1);
+        awaitFolded(nvim);
       }
       Thread.sleep(3000); // "a few seconds after the load": the JVM may give heap back
       long pid = ((Number) lua(nvim, "return " + LuaEntry.HOST_PID.expression(""))).longValue();
       long[] rss = rssKb(pid);
       String heap = heapLine(nvim);
 
-      double[] editMsAll = new double[5];
+      double[] editMsAll = new double[editsLater];
+      double laterWaitMs = 0;
       long edits0 = System.nanoTime();
       for (int k = 0; k < editMsAll.length; k++) {
         long e0 = System.nanoTime();
         editAt(nvim, buf, at, k);
         awaitFolded(nvim);
         editMsAll[k] = ms(e0);
+        laterWaitMs = Math.max(laterWaitMs, waitedMs(nvim, lines + (k % 2 == 0 ? 2 : 0)));
         log.println("edit " + k + ": " + String.format(Locale.ROOT, "%.1f ms, ", editMsAll[k]) + infoLine(nvim, "last fold:"));
         Thread.sleep(400); // past the debounce: each edit is an isolated one
       }
@@ -120,7 +158,7 @@ public final class OpenBench {
       double[] later = Arrays.copyOfRange(editMsAll, 1, editMsAll.length);
       Arrays.sort(later);
       return new Row(lines, bytes, editMs, openMs, probe.maxMs(open0, open1), probe.maxMs(read, open1), rss[1], rss[0], heap,
-          atOnceMs, editMsAll[0], later[later.length / 2], probe.maxMs(edits0, edits1));
+          atOnceMs, editMsAll[0], later[later.length / 2], probe.maxMs(edits0, edits1), atOnceWaitMs, laterWaitMs);
     } finally {
       Files.deleteIfExists(sock);
     }
@@ -176,6 +214,28 @@ public final class OpenBench {
     }, org.nvimpam.nvim.Decoders.nil()));
   }
 
+  private static final java.util.regex.Pattern WAITED = java.util.regex.Pattern.compile("waited ([0-9.]+) ms");
+
+  /**
+   * What the refold of the last edit waited for other work (a step of the checks or the id index
+   * holding the buffer's lock, another push), apart from its own cost: the "waited" of
+   * :NvimpamFoldInfo's last fold, once that fold is of the deck at {@code lines} lines (its push is
+   * recorded after Neovim's reply, which the bench may see first). NaN when it does not say.
+   */
+  private static double waitedMs(Nvim nvim, long lines) throws Exception {
+    String want = String.format(Locale.ROOT, " %,d lines,", lines);
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (System.nanoTime() < end) {
+      String s = infoLine(nvim, "last fold:");
+      if (s.contains(want)) {
+        java.util.regex.Matcher m = WAITED.matcher(s);
+        return m.find() ? Double.parseDouble(m.group(1)) : Double.NaN; // NaN: a plugin that does not tell
+      }
+      Thread.sleep(2);
+    }
+    return Double.NaN;
+  }
+
   private static String heapLine(Nvim nvim) throws Exception {
     String s = infoLine(nvim, "heap:");
     return s.startsWith("heap:") ? s.substring(5).trim() : s;
@@ -210,13 +270,14 @@ public final class OpenBench {
   public static void print(List<Row> rows, PrintStream out) {
     out.println("| lines | deck MB | nvim :edit s | open→folds s | ratio | longest stall s (after :edit) "
         + "| JVM RSS peak / 3 s after MB | edits at once ms (longest) | first edit ms | later edits ms "
-        + "| stall while editing ms |");
-    out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        + "| stall while editing ms | refold waited ms, at once / later (longest) |");
+    out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (Row r : rows) {
-      out.println(String.format(Locale.ROOT, "| %,d | %d | %.2f | %.2f | %.1f× | %.2f (%.2f) | %d / %d | %.0f | %.0f | %.0f | %.0f |",
+      out.println(String.format(Locale.ROOT, "| %,d | %d | %.2f | %.2f | %.1f× | %.2f (%.2f) | %d / %d | %.0f | %.0f | %.0f | %.0f | %.1f / %.1f |",
           r.lines(), Math.round(r.bytes() / 1e6), r.nvimEditMs() / 1000, r.openMs() / 1000, r.openMs() / r.nvimEditMs(),
           r.openStallMs() / 1000, r.pluginStallMs() / 1000, Math.round(r.jvmPeakRssKb() * 1024 / 1e6),
-          Math.round(r.jvmRssKb() * 1024 / 1e6), r.atOnceEditMs(), r.firstEditMs(), r.laterEditMs(), r.editStallMs()));
+          Math.round(r.jvmRssKb() * 1024 / 1e6), r.atOnceEditMs(), r.firstEditMs(), r.laterEditMs(), r.editStallMs(),
+          r.atOnceWaitMs(), r.laterWaitMs()));
     }
     for (Row r : rows) out.println(String.format(Locale.ROOT, "heap %,d lines: %s", r.lines(), r.heap()));
   }

@@ -17,7 +17,9 @@ import picocli.CommandLine.Option;
       "Opens generated decks through the plugin (require('nvimpam').setup{} on this repository's runtime)"
           + " in a headless Neovim and reports, per deck: Neovim's own :edit of the file (same run), open to"
           + " folds in place, the longest time Neovim took to answer a second client (a --listen socket pinged"
-          + " every 5 ms), the JVM's RSS (peak and 3 s after the load) and heap, and edit to refold latency: right after the open, while the field checks and the id index are at work, and later.",
+          + " every 5 ms), the JVM's RSS (peak and 3 s after the load) and heap, and edit to refold latency: right after the open, while the field checks and the id index are at work, and later;"
+          + " and the longest time a refold waited for that work (the buffer's lock), apart from its own cost."
+          + " A root whose plugin does not report that wait shows NaN.",
     })
 public final class BenchOpenCommand implements Callable<Integer> {
   @Option(names = "--lines", split = ",", paramLabel = "N", defaultValue = "1000000,10000000",
@@ -33,6 +35,19 @@ public final class BenchOpenCommand implements Callable<Integer> {
   private Path dir;
 
   @Mixin private JvmArgOption jvmArgs;
+
+  @Option(names = "--edits-at-once", paramLabel = "N", defaultValue = "4",
+      description = "Edits made 100 ms apart as soon as the folds are in place (default: ${DEFAULT-VALUE}); more"
+          + " of them span more of the checks' and the id index's work after the open.")
+  private int editsAtOnce;
+
+  @Option(names = "--edits-later", paramLabel = "N", defaultValue = "5",
+      description = "Edits made 400 ms apart 3 s after the open (default: ${DEFAULT-VALUE}): the first, and the median of the others.")
+  private int editsLater;
+
+  @Option(names = "--folds", split = ",", paramLabel = "N",
+      description = "Instead of --lines: decks with exactly N folds each (as bench --folds makes them).")
+  private List<Integer> folds = new ArrayList<>();
 
   @Option(names = "--load-chunks-kb", split = ",", paramLabel = "KB",
       description = "Instead: time the chunked load alone on the first deck, for these chunk sizes.")
@@ -55,9 +70,14 @@ public final class BenchOpenCommand implements Callable<Integer> {
           org.nvimpam.bench.LoadBench.run(neovim.path, file, chunksKb, inFlight, 5, System.err), System.out);
       return 0;
     }
-    OpenBench bench = new OpenBench(neovim.path, root.path.toAbsolutePath(), dir, jvmArgs.args, System.err);
+    OpenBench bench = new OpenBench(neovim.path, root.path.toAbsolutePath(), dir, jvmArgs.args, editsAtOnce, editsLater,
+        System.err);
     List<OpenBench.Row> rows = new ArrayList<>();
-    for (long n : lines) rows.add(bench.run(n));
+    if (!folds.isEmpty()) {
+      for (int n : folds) rows.add(bench.runFolds(n));
+    } else {
+      for (long n : lines) rows.add(bench.run(n));
+    }
     OpenBench.print(rows, System.out);
     return 0;
   }

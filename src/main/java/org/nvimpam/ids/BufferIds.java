@@ -31,8 +31,7 @@ public final class BufferIds {
   private List<TreeProblem> treeProblems = List.of();
   private boolean checkRefs; // whether undefined references are problems (a deck, not a lone include file)
   private long dupGeneration = -1;
-  private int[] dupLines = new int[0];
-  private int[] dupDefs = new int[0];
+  private int[] dupDefs = new int[0]; // the definitions of keys defined twice or more, in line order
   private ProblemItems sent;
 
   /** A problem of the include tree on one of this deck's lines. */
@@ -111,13 +110,32 @@ public final class BufferIds {
       recheck = true;
       refs.abandonCheck();
     }
-    if (checkRefs && recheck) {
+    if (!checkRefs) {
+      check(deck);
+      return true;
+    }
+    if (recheck) {
       if (!refs.checkStep(deck, version, scanner(), this::count, restarts > 3 ? Integer.MAX_VALUE : lines)) return false;
       recheck = false; // keys that lost their definitions meanwhile are still looked for below
       restarts = 0;
     }
-    check(deck);
+    // The references to keys that lost their last definition are looked for in steps too: in one
+    // go, that search held the lock of a 10M-line deck for seconds. Keys that lose theirs while it
+    // goes on are looked for by another search after it.
+    int n = refs.searching() ? 0 : stillUndefined();
+    if (!refs.undefinedStep(deck, version, scanner(), this::count, undefinedKeys, n, lines) || undefinedCount > 0) return false;
+    finish();
     return true;
+  }
+
+  /** Moves the keys that edits left undefined and still are to the front; their number. Clears the list. */
+  private int stillUndefined() {
+    int n = 0;
+    for (int i = 0; i < undefinedCount; i++) {
+      if (count(undefinedKeys[i]) == 0) undefinedKeys[n++] = undefinedKeys[i];
+    }
+    undefinedCount = 0;
+    return n;
   }
 
   /** Lines {@code [first, last)} were replaced by {@code count} lines (the deck holds the new ones). */
@@ -288,15 +306,19 @@ public final class BufferIds {
       refs.checkAll(deck, version, scanner(), this::count);
       recheck = false;
       undefinedCount = 0;
-    } else if (undefinedCount > 0) {
-      long[] ks = new long[undefinedCount];
-      int n = 0;
-      for (int i = 0; i < undefinedCount; i++) {
-        if (count(undefinedKeys[i]) == 0) ks[n++] = undefinedKeys[i];
+    } else {
+      if (refs.searching()) refs.undefinedStep(deck, version, scanner(), this::count, null, 0, Integer.MAX_VALUE);
+      if (undefinedCount > 0) {
+        int n = stillUndefined();
+        refs.undefined(deck, version, scanner(), this::count, Arrays.copyOf(undefinedKeys, n), n);
       }
-      undefinedCount = 0;
-      refs.undefined(deck, version, scanner(), this::count, ks, n);
     }
+    finish();
+  }
+
+  /** After the references: the lookups' summaries and the duplicates. */
+  private void finish() {
+    long fg = foreignGeneration();
     defs.prepare(); // the lookups' block summaries, ready for the next goto
     long dg = defs.generation() * 31 + fg;
     if (dg != dupGeneration) {
@@ -307,30 +329,38 @@ public final class BufferIds {
 
   private void duplicates() {
     if (defs.duplicated() == 0 && foreign.isEmpty()) {
-      dupLines = new int[0];
       dupDefs = new int[0];
       return;
     }
-    int[] lines = new int[16];
+    if (foreign.isEmpty()) {
+      // The keys this deck defines twice or more, and where, not a count of every definition
+      // (4.6M at 10M lines, after each edit that adds or removes one).
+      int n = 0;
+      int[] which = new int[16];
+      for (long k : defs.multiples()) {
+        for (int d : defs.indicesOf(k, Integer.MAX_VALUE)) {
+          if (n == which.length) which = Arrays.copyOf(which, n * 2);
+          which[n++] = d;
+        }
+      }
+      dupDefs = Arrays.copyOf(which, n);
+      Arrays.sort(dupDefs); // definitions are in line order
+      return;
+    }
     int[] which = new int[16];
     int n = 0;
     for (int d = 0; d < defs.size(); d++) {
       if (count(defs.key(d)) < 2) continue;
-      if (n == lines.length) {
-        lines = Arrays.copyOf(lines, n * 2);
-        which = Arrays.copyOf(which, n * 2);
-      }
-      lines[n] = defs.line(d);
+      if (n == which.length) which = Arrays.copyOf(which, n * 2);
       which[n++] = d;
     }
-    dupLines = Arrays.copyOf(lines, n);
     dupDefs = Arrays.copyOf(which, n);
   }
 
   /** Every cross-reference problem, in line order; the first {@code cap} with their messages. */
   public ProblemItems snapshot(LineSource deck, int cap) {
-    int total = refs.size() + refs.dropped() + dupLines.length + treeProblems.size();
-    int n = Math.min(cap, refs.size() + dupLines.length + treeProblems.size());
+    int total = refs.size() + refs.dropped() + dupDefs.length + treeProblems.size();
+    int n = Math.min(cap, refs.size() + dupDefs.length + treeProblems.size());
     int[] at = new int[4 * n];
     byte[][] messages = new byte[n][];
     ProblemCode[] codes = new ProblemCode[n];
@@ -340,7 +370,7 @@ public final class BufferIds {
     CardLayouts table = scanner().table();
     for (int k = 0; k < n; k++) {
       int li = i < refs.size() ? refs.line(i) : Integer.MAX_VALUE;
-      int lj = j < dupLines.length ? dupLines[j] : Integer.MAX_VALUE;
+      int lj = j < dupDefs.length ? defs.line(dupDefs[j]) : Integer.MAX_VALUE; // the definitions' lines as edits moved them
       int lt = t < treeProblems.size() ? treeProblems.get(t).line() : Integer.MAX_VALUE;
       String m;
       if (lt <= li && lt <= lj) {
@@ -389,7 +419,7 @@ public final class BufferIds {
 
   /** Heap held by the index (definitions, problems). */
   public long heapBytes() {
-    return defs.heapBytes() + refs.heapBytes() + 4L * (dupLines.length + dupDefs.length);
+    return defs.heapBytes() + refs.heapBytes() + 4L * dupDefs.length;
   }
 
   /** Whether this deck's checks count {@code d}'s definitions (it is part of this deck's tree). */

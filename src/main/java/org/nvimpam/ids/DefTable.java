@@ -85,6 +85,11 @@ public final class DefTable {
     return duplicated;
   }
 
+  /** The keys this deck defines more than once. */
+  public synchronized long[] multiples() {
+    return counts.multiples();
+  }
+
   public long heapBytes() {
     return 9L * lines.length + counts.heapBytes() + nCounts.heapBytes() + 9L * nLines.length + 12L * bMin.length + 64;
   }
@@ -273,6 +278,13 @@ public final class DefTable {
 
   /** The lines defining {@code key}, ascending, at most {@code max}. */
   public synchronized int[] linesOf(long key, int max) {
+    int[] out = indicesOf(key, max);
+    for (int i = 0; i < out.length; i++) out[i] = lines[out[i]];
+    return out;
+  }
+
+  /** The definitions of {@code key} (as {@link #line} numbers them), ascending, at most {@code max}. */
+  public synchronized int[] indicesOf(long key, int max) {
     int kind = IdKinds.kindOf(key);
     int id = IdKinds.idOf(key);
     int c = Math.min(max, counts.get(key));
@@ -285,7 +297,7 @@ public final class DefTable {
       if ((bKinds[k] & bit) == 0 || id < bMin[k] || id > bMax[k]) continue;
       int end = Math.min(size, (k + 1) << BLOCK_BITS);
       for (int d = k << BLOCK_BITS; d < end && n < c; d++) {
-        if (ids[d] == id && kinds[d] == kind) out[n++] = lines[d];
+        if (ids[d] == id && kinds[d] == kind) out[n++] = d;
       }
     }
     return n == c ? out : Arrays.copyOf(out, n);

@@ -18,24 +18,27 @@ public interface IdBuffer {
    */
   <T> T withIds(BiFunction<BufferIds, LineSource, T> f);
 
-  /**
-   * Runs {@code step} with {@link #withIds} until it returns true, or the buffer is not live: long
-   * work in steps of {@link IdService#STEP_LINES}, the lock let go between them.
-   */
-  default void inSteps(BiFunction<BufferIds, LineSource, Boolean> step) {
-    while (true) {
-      Boolean done = withIds(step);
-      if (done == null || done) return;
-      betweenSteps();
-    }
+  /** One step of long work: about {@code lines} more lines; true when the work is done. */
+  @FunctionalInterface
+  interface Step {
+    boolean step(BufferIds ids, LineSource deck, int lines);
   }
 
   /**
-   * Called between two steps of long work under a buffer's lock (a whole check, a first index
-   * build): the lock is not fair, and a thread that takes it again at once keeps an edit waiting
-   * for all the steps (seconds at 10M lines). A millisecond lets the waiting thread in.
+   * Runs {@code step} under the buffer's lock until it returns true, or the buffer is not live:
+   * long work in steps of about {@link StepSize#TARGET_NANOS} each, the lock let go between them. A
+   * live buffer's edits and their refolds go first.
    */
-  static void betweenSteps() {
-    java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+  default void inSteps(Step step) {
+    StepSize size = new StepSize();
+    while (true) {
+      Boolean done = withIds((ids, deck) -> {
+        long t0 = StepSize.now();
+        boolean d = step.step(ids, deck, size.lines());
+        size.took(StepSize.now() - t0);
+        return d;
+      });
+      if (done == null || done) return;
+    }
   }
 }

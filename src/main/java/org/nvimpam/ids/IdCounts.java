@@ -76,6 +76,14 @@ final class IdCounts {
     return c;
   }
 
+  /** The keys counted twice or more. */
+  long[] multiples() {
+    long[] ks = new long[multiple.size()];
+    int i = 0;
+    for (long k : multiple.keySet()) ks[i++] = k;
+    return ks;
+  }
+
   void clear() {
     lastPageKey = -1;
     lastPage = null;

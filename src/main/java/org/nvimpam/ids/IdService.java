@@ -94,11 +94,8 @@ public final class IdService {
     return t;
   }
 
-  /** Lines read per step of a first build or a whole check: the buffer's lock is let go between steps. */
-  static final int STEP_LINES = 50_000;
-
   private static void ensureBuilt(IdBuffer b) {
-    b.inSteps((ids, deck) -> ids.buildStep(deck, STEP_LINES));
+    b.inSteps(BufferIds::buildStep);
   }
 
   // The checks ----------------------------------------------------------------------------------
@@ -143,12 +140,11 @@ public final class IdService {
       return null;
     });
     if (on) {
-      b.inSteps((ids, deck) -> ids.checkStep(deck, STEP_LINES)); // edits in between are never held up for long
-      b.withIds((ids, deck) -> {
-        if (!ids.checkStep(deck, Integer.MAX_VALUE)) return null; // an edit came: finish it now
-        out[0] = ids.changedSnapshot(deck, cap);
+      b.inSteps((ids, deck, lines) -> { // edits in between are never held up for long
+        if (!ids.checkStep(deck, lines)) return false;
+        out[0] = ids.changedSnapshot(deck, cap); // in the step that finished: no edit came between
         out[1] = ids.defs();
-        return null;
+        return true;
       });
     }
     if (on && out[0] != null) send(b.bufferId(), (org.nvimpam.deck.ProblemItems) out[0]);

@@ -115,7 +115,7 @@ public final class IdTree {
 
   static List<IncludeLine> includesOf(Member m) {
     if (m.disk != null) return m.disk.includes();
-    m.live.inSteps((ids, deck) -> ids.includesStep(deck, IdService.STEP_LINES)); // a first read
+    m.live.inSteps(BufferIds::includesStep); // a first read
     List<IncludeLine> l = m.live.withIds((ids, deck) -> List.copyOf(ids.includes(deck)));
     return l == null ? List.of() : l;
   }

@@ -27,6 +27,11 @@ public final class RefProblems {
   private long[] wanted; // a targeted scan: only these keys
   private int wantedCount;
   private RefProblems into;
+  // A search in steps for the references to keys that lost their last definition: its finds so
+  // far, in a list of its own that follows the edits like a whole check; null: none under way.
+  private RefProblems search;
+  private long[] only; // a search's own list: the keys it looks for
+  private int onlyCount;
 
   public RefProblems() {
     region = new RefProblems(false);
@@ -75,18 +80,20 @@ public final class RefProblems {
   }
 
   public long heapBytes() {
-    return 28L * lines.length + (region == null ? 0 : region.heapBytes());
+    return 28L * lines.length + (region == null ? 0 : region.heapBytes()) + (search == null ? 0 : search.heapBytes());
   }
 
   public void clear() {
     size = 0;
     dropped = 0;
+    search = null;
   }
 
   /** Checks every reference of {@code deck}. */
   public void checkAll(LineSource deck, int version, IdScanner sc, IdLookup lk) {
     size = 0;
     dropped = 0;
+    search = null; // a whole check finds what it looked for
     run(deck, 0, deck.lineCount(), version, sc, lk, null, 0, this);
   }
 
@@ -101,19 +108,21 @@ public final class RefProblems {
       size = 0;
       dropped = 0;
       checkPos = 0;
+      search = null; // a whole check finds what it looked for
     }
     int n = deck.lineCount();
     int end = IdScanner.cardEnd(deck, (int) Math.min(n, (long) checkPos + Math.max(1, lines)));
-    run(deck, checkPos, end, version, sc, lk, null, 0, this);
+    run(deck, checkPos, end, version, sc, lk, only, onlyCount, this);
     checkPos = end;
     if (end < n) return false;
     checkPos = -1;
     return true;
   }
 
-  /** Forgets a check in steps (the deck changed under it). */
+  /** Forgets a check in steps (the deck changed under it), and a search: a whole check follows. */
   public void abandonCheck() {
     checkPos = -1;
+    search = null;
   }
 
   /** Whether a whole check in steps is under way. */
@@ -126,6 +135,7 @@ public final class RefProblems {
    * During a whole check in steps, only in the part already checked: the steps to come check the rest.
    */
   public void edit(LineSource deck, int first, int lastOld, int count, int version, IdScanner sc, IdLookup lk) {
+    if (search != null) search.edit(deck, first, lastOld, count, version, sc, lk);
     if (checkPos >= 0 && first >= checkPos) {
       // Nothing checked changed, but the card that ends at checkPos may now go on past it.
       if (first == checkPos && checkPos > 0) {
@@ -138,13 +148,14 @@ public final class RefProblems {
     int s = IdScanner.cardStart(deck, first);
     int e = IdScanner.cardEnd(deck, first + count);
     region.size = 0;
-    run(deck, s, e, version, sc, lk, null, 0, region);
+    run(deck, s, e, version, sc, lk, only, onlyCount, region);
     splice(s, e - delta, region, delta);
     if (checkPos >= 0) checkPos = e - delta >= checkPos ? e : checkPos + delta; // still where a card begins
   }
 
   /** {@code key} is defined now: its problems go. */
   public void defined(long key) {
+    if (search != null) search.defined(key);
     int w = 0;
     for (int p = 0; p < size; p++) {
       if (keys[p] == key) continue;
@@ -160,7 +171,37 @@ public final class RefProblems {
     region.size = 0;
     run(deck, 0, deck.lineCount(), version, sc, lk, ks, n, region);
     if (region.size == 0) return;
-    // merge: drop ours of those keys (a region check may have found them already), then merge by line
+    merge(region, ks, n);
+  }
+
+  /** Whether a search begun by {@link #undefinedStep} is under way. */
+  public boolean searching() {
+    return search != null;
+  }
+
+  /**
+   * As {@link #undefined}, in steps of about {@code lines} lines (the caller lets go of the deck
+   * between them; at 10M lines the whole search held it for seconds): the first call begins the
+   * search for the keys {@code ks[0, n)}, later calls go on with it; true once the problems hold
+   * every reference to them. The edits between steps are followed.
+   */
+  public boolean undefinedStep(LineSource deck, int version, IdScanner sc, IdLookup lk, long[] ks, int n, int lines) {
+    if (search == null) {
+      if (n == 0) return true;
+      search = new RefProblems();
+      search.only = Arrays.copyOf(ks, n);
+      search.onlyCount = n;
+    }
+    if (!search.checkStep(deck, version, sc, lk, lines)) return false;
+    RefProblems found = search;
+    search = null;
+    dropped += found.dropped;
+    merge(found, found.only, found.onlyCount);
+    return true;
+  }
+
+  /** Drops ours of the keys {@code ks[0, n)} (a region check may have found them already) and merges {@code found}'s in by line. */
+  private void merge(RefProblems found, long[] ks, int n) {
     int w = 0;
     for (int p = 0; p < size; p++) {
       if (contains(ks, n, keys[p])) continue;
@@ -169,14 +210,14 @@ public final class RefProblems {
     }
     size = w;
     RefProblems merged = new RefProblems(false);
-    merged.ensure(size + region.size);
+    merged.ensure(size + found.size);
     int i = 0;
     int j = 0;
-    while (i < size || j < region.size) {
-      boolean ours = j >= region.size || (i < size && (lines[i] < region.lines[j]
-          || (lines[i] == region.lines[j] && froms[i] <= region.froms[j])));
+    while (i < size || j < found.size) {
+      boolean ours = j >= found.size || (i < size && (lines[i] < found.lines[j]
+          || (lines[i] == found.lines[j] && froms[i] <= found.froms[j])));
       if (ours) merged.addFrom(this, i++);
-      else merged.addFrom(region, j++);
+      else merged.addFrom(found, j++);
     }
     lines = merged.lines;
     froms = merged.froms;

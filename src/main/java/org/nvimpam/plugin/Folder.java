@@ -44,25 +44,30 @@ final class Folder {
     long t1 = System.nanoTime();
     FoldPlan plan = FoldParser.parse(lines, s.foldOptions()).plan(s.oneLineFolds());
     long t2 = System.nanoTime();
-    apply(s, buffer, plan);
+    apply(s, buffer, plan, new long[1]);
     long t3 = System.nanoTime();
-    return record(new FoldSummary(buffer.id(), lines.lineCount(), plan.size(), (t1 - t0) / 1e6, (t2 - t1) / 1e6,
+    return record(new FoldSummary(buffer.id(), lines.lineCount(), plan.size(), (t1 - t0) / 1e6, (t2 - t1) / 1e6, 0,
         (t3 - t2) / 1e6, s.strategy()));
   }
 
   /**
    * Pushes a plan computed elsewhere (live folding), the buffer's folds at {@code changedtick}, and
-   * records it like a fold. With {@code whole} the configured strategy applies it whole; otherwise
-   * only the folds that differ from Neovim's are changed ({@link LiveRefold}). A whole plan that
-   * fails because the buffer changed after it was computed is skipped, not reported: the refold of
-   * that change follows.
+   * records it like a fold, with {@code waitedMs} its edits already waited for other work. With
+   * {@code whole} the configured strategy applies it whole; otherwise only the folds that differ
+   * from Neovim's are changed ({@link LiveRefold}). A whole plan that fails because the buffer
+   * changed after it was computed is skipped, not reported: the refold of that change follows.
    */
-  FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, long changedtick, boolean whole) {
+  FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, double waitedMs, long changedtick,
+      boolean whole) {
     Settings s = settings.get();
     long t0 = System.nanoTime();
+    long[] began = {0}; // when the push had the push lock: what came before is a wait for another push
     String how = s.strategy();
     if (!whole && changedtick >= 0) {
-      LiveRefold.Result r = exclusively(() -> LiveRefold.apply(nvim, buffer, plan, changedtick));
+      LiveRefold.Result r = exclusively(() -> {
+        began[0] = System.nanoTime();
+        return LiveRefold.apply(nvim, buffer, plan, changedtick);
+      });
       how = switch (r.outcome()) {
         case CHANGED -> "refold of " + r.folds() + " folds";
         case APPLIED_WHOLE -> "whole plan, lua";
@@ -70,7 +75,7 @@ final class Folder {
       };
     } else {
       try {
-        apply(s, buffer, plan);
+        apply(s, buffer, plan, began);
       } catch (FoldFailure e) {
         if (!changedSince(buffer, changedtick)) {
           throw e;
@@ -78,7 +83,10 @@ final class Folder {
         how = "stale, skipped";
       }
     }
-    return record(new FoldSummary(buffer.id(), lines, plan.size(), 0, parseMs, (System.nanoTime() - t0) / 1e6, how));
+    long t1 = System.nanoTime();
+    long lockWait = began[0] == 0 ? 0 : began[0] - t0;
+    return record(new FoldSummary(buffer.id(), lines, plan.size(), 0, parseMs, waitedMs + lockWait / 1e6,
+        (t1 - t0 - lockWait) / 1e6, how));
   }
 
   /** Whether the buffer's changedtick moved past {@code changedtick}; false when that is unknown. */
@@ -93,8 +101,10 @@ final class Folder {
     }
   }
 
-  private void apply(Settings s, Buffer buffer, FoldPlan plan) {
+  /** Applies {@code plan} with the configured strategy; {@code began[0]} is set when it had the push lock. */
+  private void apply(Settings s, Buffer buffer, FoldPlan plan, long[] began) {
     exclusively(() -> {
+      began[0] = System.nanoTime();
       try {
         if (strategy == null || !strategy.name().equals(s.strategy())) {
           strategy = s.newStrategy();

@@ -31,6 +31,11 @@ import org.nvimpam.strategy.FoldStrategyException;
  * thread. Every field below is guarded by this object's monitor, which is
  * never held while calling out (pushing folds, Neovim, the host's callbacks), so it is always the
  * last lock taken.
+ *
+ * <p>The folds go first: an event updates the fold engine only, and the field checks and the id
+ * index take the edit later ({@link #catchUp}), after its refold or before the next edit. Their
+ * long work goes in short steps ({@link org.nvimpam.ids.StepSize}) that wait while an edit wants
+ * the lock or its refold is due ({@link #yieldToEdits}).
  */
 final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
   private static final Log LOG = Log.of(LiveBuffer.class);
@@ -46,10 +51,12 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
 
     /**
      * Pushes {@code plan}, the buffer's folds at {@code changedtick} (-1 before the first event
-     * with one). With {@code whole} (the first push, :NvimpamFold, a new window) the configured
-     * strategy applies it whole; otherwise only the folds that differ from Neovim's are changed.
+     * with one), after the edits and their refresh waited {@code waitedMs} for the buffer's lock.
+     * With {@code whole} (the first push, :NvimpamFold, a new window) the configured strategy
+     * applies it whole; otherwise only the folds that differ from Neovim's are changed.
      */
-    FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, long changedtick, boolean whole);
+    FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, double waitedMs, long changedtick,
+        boolean whole);
 
     /** Whether fields are checked (the {@code checks} option), and how many problems Neovim shows. */
     boolean checks();
@@ -77,6 +84,13 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
      * 10M lines, the first edit after opening waited seconds).
      */
     void background(Runnable work);
+
+    /**
+     * Whether the current thread is the one {@link #background} runs work on. Only that work waits
+     * for a due refold: a call (goto, a new card's id) may come from a Neovim that waits for its
+     * answer, and so holds the refold's push up.
+     */
+    boolean inBackground();
 
     void detached(LiveBuffer buffer);
 
@@ -142,6 +156,16 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
   private boolean windowsMayDiffer; // lines were deleted since the last push: push even if unchanged
   private long failedDeckBytes;
   private int failedDeckLines;
+  // The edit the fold engine took last, not given to the checks and the id index yet; -1: none.
+  private int lagFirst = -1;
+  private int lagLast;
+  private int lagCount;
+  private long waitNanos; // what the edits since the last push and their refreshes waited for the lock
+  private boolean refreshing; // a refresh is under way
+  private boolean pendingAtOnce; // the pending refresh runs without the debounce
+  // Outside the lock: an edit or its refold is due, and work in steps lets it go first.
+  private final java.util.concurrent.atomic.AtomicInteger waiting = new java.util.concurrent.atomic.AtomicInteger();
+  private volatile boolean refoldDue;
 
   LiveBuffer(Buffer buffer, FoldEngine engine, ScheduledExecutorService scheduler, Host host,
       Consumer<Throwable> errors) {
@@ -248,19 +272,14 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
 
   @Override
   public void onLines(Buffer buf, long changedtick, int firstline, int lastline, Lines linedata, boolean more) {
+    long w0 = wantLock();
     synchronized (this) {
+      gotLock(w0);
       if (phase != Phase.LIVE) return;
       long t0 = System.nanoTime();
       try {
-        engine.apply(firstline, lastline, linedata);
-        checkEdit(firstline, lastline, linedata.count());
-        idEdit(firstline, lastline, linedata.count());
-        if (engine.deck().lineCount() == 0) {
-          Lines left = BufferListener.lineLeftWhenEmptied();
-          engine.apply(0, 0, left);
-          checkEdit(0, 0, left.count());
-          idEdit(0, 0, left.count());
-        }
+        edit(firstline, lastline, linedata);
+        if (engine.deck().lineCount() == 0) edit(0, 0, BufferListener.lineLeftWhenEmptied());
       } catch (RuntimeException e) { // an edit outside the lines we hold: we lost track
         phase = Phase.CLOSED;
         cancelPending();
@@ -283,6 +302,64 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
       lastEventNanos = now;
       schedule(isolated ? 0 : host.debounceMs());
     }
+  }
+
+  /**
+   * Lines {@code [first, last)} were replaced by {@code data}: the fold engine takes the edit now,
+   * the checks and the id index once its folds are pushed. Holds the lock.
+   */
+  private void edit(int first, int last, Lines data) {
+    catchUp(); // they read the deck as this edit finds it
+    engine.apply(first, last, data);
+    lagFirst = first;
+    lagLast = last;
+    lagCount = data.count();
+  }
+
+  /**
+   * Gives the checks and the id index the edit the folds took last. Every use of either calls it
+   * first: they follow the deck one edit behind the folds, and only while no later edit has
+   * changed it. Holds the lock.
+   */
+  private void catchUp() {
+    if (lagFirst < 0) return;
+    int first = lagFirst;
+    lagFirst = -1;
+    checkEdit(first, lagLast, lagCount);
+    idEdit(first, lagLast, lagCount);
+  }
+
+  /**
+   * Called before each step of work in steps, without the lock: waits while an edit wants the lock
+   * or (on the background thread) its refold is due, so that they never wait for more than the
+   * step under way (the monitor is not fair: a thread that takes it again at once keeps a waiting
+   * edit out). At most a second, as a refold may wait for a Neovim at a prompt.
+   */
+  private void yieldToEdits() {
+    boolean background = host.inBackground();
+    long end = System.nanoTime() + YIELD_NANOS;
+    while (((background && refoldDue) || waiting.get() > 0) && System.nanoTime() - end < 0) {
+      java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+    }
+  }
+
+  private static final long YIELD_NANOS = 1_000_000_000L;
+
+  /** Before an edit or its refold takes the lock: steps let it in first. Returns when it began to wait. */
+  private long wantLock() {
+    waiting.incrementAndGet();
+    return System.nanoTime();
+  }
+
+  /** The lock is taken, after waiting since {@code since}: that wait counts against the next refold. */
+  private void gotLock(long since) {
+    waiting.decrementAndGet();
+    waitNanos += System.nanoTime() - since;
+  }
+
+  /** Whether an edit's refold is under way or due at once. Holds the lock. */
+  private void updateDue() {
+    refoldDue = phase == Phase.LIVE && (refreshing || (pending != null && pendingAtOnce));
   }
 
   /** Checks the cards an edit touched; a failure stops the checks, never the folds. Holds the lock. */
@@ -338,9 +415,31 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
   }
 
   @Override
-  public synchronized <T> T withIds(java.util.function.BiFunction<org.nvimpam.ids.BufferIds, org.nvimpam.deck.LineSource, T> f) {
-    if (phase != Phase.LIVE || idsFailed) return null;
-    return f.apply(ids, engine.deck());
+  public <T> T withIds(java.util.function.BiFunction<org.nvimpam.ids.BufferIds, org.nvimpam.deck.LineSource, T> f) {
+    wantLock(); // a call (goto, a check) goes before the next step of work in steps
+    synchronized (this) {
+      waiting.decrementAndGet();
+      if (phase != Phase.LIVE) return null;
+      catchUp();
+      return idsFailed ? null : f.apply(ids, engine.deck());
+    }
+  }
+
+  @Override
+  public void inSteps(org.nvimpam.ids.IdBuffer.Step step) {
+    org.nvimpam.ids.StepSize size = new org.nvimpam.ids.StepSize();
+    while (true) {
+      yieldToEdits();
+      synchronized (this) {
+        if (phase != Phase.LIVE) return;
+        catchUp();
+        if (idsFailed) return;
+        long t0 = org.nvimpam.ids.StepSize.now();
+        boolean done = step.step(ids, engine.deck(), size.lines());
+        size.took(org.nvimpam.ids.StepSize.now() - t0);
+        if (done) return;
+      }
+    }
   }
 
   /** The host's callbacks run outside the lock; this one is handed to the scheduler. */
@@ -360,6 +459,7 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
     synchronized (this) {
       phase = Phase.CLOSED;
       cancelPending();
+      updateDue();
       l = load;
       load = null;
     }
@@ -390,22 +490,37 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
 
   private void schedule(long delayMs) {
     cancelPending();
-    if (phase != Phase.LIVE) return;
-    pending = scheduler.schedule(this::refreshQuietly, delayMs, TimeUnit.MILLISECONDS);
+    if (phase == Phase.LIVE) {
+      pending = scheduler.schedule(this::refreshQuietly, delayMs, TimeUnit.MILLISECONDS);
+      pendingAtOnce = delayMs == 0;
+    }
+    updateDue();
   }
 
   private void refreshQuietly() {
+    long w0 = wantLock();
     synchronized (this) {
+      gotLock(w0);
       pending = null;
+      refreshing = true;
+      updateDue();
     }
+    Refresh r = null;
     try {
-      Refresh r = refresh(false);
+      r = refresh(false);
       if (r.outcome() == Outcome.PUSHED && firstPush.complete(r.summary())) StartTrace.mark("pushed");
-      if (r.outcome() == Outcome.PUSHED || r.outcome() == Outcome.UNCHANGED) host.background(this::publishAfterRefresh);
     } catch (RuntimeException e) {
       LOG.fine("live refresh failed", e);
       firstPush.completeExceptionally(e);
       errors.accept(e);
+    } finally {
+      synchronized (this) {
+        refreshing = false;
+        updateDue();
+      }
+    }
+    if (r != null && (r.outcome() == Outcome.PUSHED || r.outcome() == Outcome.UNCHANGED)) {
+      host.background(this::publishAfterRefresh); // the edits' checks and ids, now that the folds are in place
     }
   }
 
@@ -432,34 +547,39 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
     }
   }
 
-  /** Lines of a whole check per step (about 15 ms at 10M lines here). */
-  static final int CHECK_STEP_LINES = 100_000;
-
   private void publishChecksOrThrow() {
     boolean first;
     synchronized (this) {
       if (phase != Phase.LIVE) return;
       if (checksFailed) return;
+      catchUp();
       first = host.checks() && !checks.checked();
     }
     int inherited = first ? host.inheritedVersion(this) : -1;
     // The whole check goes in steps (a 10M-line deck: 1.4 s), the lock let go in between, so that
     // an edit waits for one step at most; the edits made meanwhile are followed.
     boolean ours = false; // this call finished the whole check (not another one meanwhile)
+    org.nvimpam.ids.StepSize size = new org.nvimpam.ids.StepSize();
     while (first) {
+      yieldToEdits();
       synchronized (this) {
-        if (phase != Phase.LIVE || !host.checks() || checks.checked()) break;
-        if (checks.checkMore(engine.deck(), inherited, CHECK_STEP_LINES)) {
+        if (phase != Phase.LIVE) break;
+        catchUp();
+        if (!host.checks() || checks.checked()) break;
+        long t0 = org.nvimpam.ids.StepSize.now();
+        boolean done = checks.checkMore(engine.deck(), inherited, size.lines());
+        size.took(org.nvimpam.ids.StepSize.now() - t0);
+        if (done) {
           ours = true;
           break;
         }
       }
-      org.nvimpam.ids.IdBuffer.betweenSteps();
     }
     org.nvimpam.deck.ProblemItems s;
     long tick;
     synchronized (this) {
       if (phase != Phase.LIVE) return;
+      catchUp();
       if (!host.checks()) {
         if (!checks.checked() && !checks.checking()) return;
         checks.drop();
@@ -481,12 +601,14 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
 
   /** The version this deck declares (-1: none), once it was checked. */
   synchronized int declaredVersion() {
+    catchUp();
     return checks.checked() ? checks.declared() : -1;
   }
 
   /** The files this deck's INCLU lines name, as written. */
   synchronized java.util.List<String> includes() {
     if (phase != Phase.LIVE) return java.util.List.of();
+    catchUp();
     // The id index keeps them across edits (a read of a 10M-line deck: 0.25 s); without it, read now.
     java.util.List<org.nvimpam.deck.IncludeLine> l = idService != null && !idsFailed
         ? ids.includes(engine.deck()) : org.nvimpam.deck.IncludeLine.of(engine.deck());
@@ -496,7 +618,9 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
   /** An including deck's version reached this one: check it again if that changes its version. */
   void inherit(int version) {
     synchronized (this) {
-      if (phase != Phase.LIVE || (!checks.checked() && !checks.checking()) || !checks.inherit(version, engine.deck())) return;
+      if (phase != Phase.LIVE) return;
+      catchUp();
+      if ((!checks.checked() && !checks.checking()) || !checks.inherit(version, engine.deck())) return;
     }
     publishChecks();
   }
@@ -506,11 +630,13 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
     boolean first;
     synchronized (this) {
       if (phase != Phase.LIVE) return null;
+      catchUp();
       first = !checks.checked();
     }
     int inherited = first ? host.inheritedVersion(this) : -1;
     synchronized (this) {
       if (phase != Phase.LIVE) return null;
+      catchUp();
       checks.checkMore(engine.deck(), inherited, Integer.MAX_VALUE);
       return checks.snapshot(engine.deck(), cap);
     }
@@ -543,7 +669,9 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
     double parse;
     long tick;
     boolean whole;
+    long w0 = wantLock();
     synchronized (this) {
+      gotLock(w0);
       if (phase == Phase.LOADING) return Refresh.LOADING;
       if (phase == Phase.CLOSED) return Refresh.CLOSED;
       if (!force && host.userIsTyping()) {
@@ -567,14 +695,19 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
       }
     }
     FoldPlan plan = folds.plan(host.oneLineFolds());
+    double waitedMs;
+    w0 = wantLock();
     synchronized (this) {
+      gotLock(w0);
       // A plan for an older text only risks lines that are gone (E16); the newer edit's refresh follows.
       if (!force && changes != version) return Refresh.SUPERSEDED;
       windowsMayDiffer = false; // this push brings every window in line
+      waitedMs = waitNanos / 1e6;
+      waitNanos = 0;
     }
     FoldSummary summary;
     try {
-      summary = host.push(buffer, lines, plan, parse, tick, whole);
+      summary = host.push(buffer, lines, plan, parse, waitedMs, tick, whole);
     } catch (FoldStrategyException | Folder.FoldFailure e) {
       if (force || !outrun(version)) throw e;
       // The text changed while the plan was on its way, so it failed on lines that are gone

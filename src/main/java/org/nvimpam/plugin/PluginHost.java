@@ -62,8 +62,10 @@ public final class PluginHost {
   private final ExecutorService background = Executors.newSingleThreadExecutor(r -> {
     Thread t = new Thread(r, "nvimpam-checks");
     t.setDaemon(true);
+    backgroundThread = t;
     return t;
   });
+  private volatile Thread backgroundThread; // the thread of `background`: only its work waits for due refolds
 
   private final EarlyReads early; // decks read from disk while Neovim reads them
 
@@ -388,9 +390,9 @@ public final class PluginHost {
     FoldSummary last = folder.last();
     if (last != null) {
       lines.add(String.format(java.util.Locale.ROOT,
-          "  last fold: buffer %d, %s lines, %s folds, get lines %.1f ms, parse %.1f ms, push %.1f ms (%s)",
+          "  last fold: buffer %d, %s lines, %s folds, get lines %.1f ms, parse %.1f ms, waited %.1f ms, push %.1f ms (%s)",
           last.buf(), Messages.grouped(last.lines()), Messages.grouped(last.folds()), last.getMs(), last.parseMs(),
-          last.pushMs(), last.strategy()));
+          last.waitMs(), last.pushMs(), last.strategy()));
     }
     return lines;
   }
@@ -542,9 +544,9 @@ public final class PluginHost {
       }
 
       @Override
-      public FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, long changedtick,
-          boolean whole) {
-        return folder.push(buffer, lines, plan, parseMs, changedtick, whole);
+      public FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, double waitedMs,
+          long changedtick, boolean whole) {
+        return folder.push(buffer, lines, plan, parseMs, waitedMs, changedtick, whole);
       }
 
       @Override
@@ -569,6 +571,11 @@ public final class PluginHost {
         } catch (java.util.concurrent.RejectedExecutionException closing) {
           LOG.fine("no checks after the connection closed", closing); // nobody would see them
         }
+      }
+
+      @Override
+      public boolean inBackground() {
+        return Thread.currentThread() == backgroundThread;
       }
 
       @Override

@@ -2,6 +2,7 @@ package org.nvimpam.ids;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -80,6 +81,7 @@ class IdIndexTest {
         assertEquals(defs(want.defs()), defs(ids.defs()), ctx);
         assertEquals(problems(want.refs()), problems(ids.refs()), ctx);
         assertEquals(want.defs().duplicated(), ids.defs().duplicated(), ctx);
+        assertEquals(want.snapshot(fresh, 1000), ids.snapshot(deck, 1000), ctx + ": the problems, duplicates included");
         for (int id = 1; id <= 30; id++) {
           long key = IdKinds.key(IdKinds.NODE, id);
           assertArrayEquals(want.defs().linesOf(key, 100), ids.defs().linesOf(key, 100), ctx + " node " + id);
@@ -155,6 +157,33 @@ class IdIndexTest {
     }
   }
 
+  @Test
+  void referencesToIdsThatLostTheirDefinitionAreFoundInStepsThatFollowTheEditsBetweenThem() {
+    SplittableRandom r = new SplittableRandom(19);
+    int searched = 0;
+    for (int round = 0; round < 400; round++) {
+      List<String> lines = new ArrayList<>();
+      Deck deck = randomDeck(r, lines);
+      BufferIds ids = new BufferIds();
+      ids.build(deck);
+      ids.tree(List.of(), List.of(), true, -1, deck);
+      ids.check(deck);
+      for (int e = 1 + r.nextInt(3); e > 0; e--) edit(r, lines, deck, ids); // some remove the last definition of an id
+      boolean search = !ids.checkStep(deck, 1 + r.nextInt(5));
+      if (search) {
+        searched++;
+        stepsWithEdits(r, lines, deck, ids, k -> ids.checkStep(deck, k));
+      }
+      Deck fresh = Deck.of(Lines.ofLatin1(lines.toArray(String[]::new)));
+      BufferIds want = new BufferIds();
+      want.build(fresh);
+      want.tree(List.of(), List.of(), true, -1, fresh);
+      want.check(fresh);
+      assertEquals(problems(want.refs()), problems(ids.refs()), "round " + round + ": " + lines);
+    }
+    assertTrue(searched > 100, "searches in steps: " + searched);
+  }
+
   private static String includeLine(SplittableRandom r) {
     return switch (r.nextInt(5)) {
       case 0 -> "INCLU / part" + r.nextInt(9) + ".inc";
@@ -197,7 +226,7 @@ class IdIndexTest {
   /** A random edit of a few lines, to the list, the deck and the index. */
   private static void edit(SplittableRandom r, List<String> lines, Deck deck, BufferIds ids) {
     int n = lines.size();
-    int first = 1 + r.nextInt(n - 1);
+    int first = 1 + r.nextInt(Math.max(1, n - 1)); // after the INPUTVERSION line (at the end when it is alone)
     int last = Math.min(n, first + r.nextInt(3));
     int count = r.nextInt(3);
     String[] repl = new String[count];

@@ -29,6 +29,11 @@ class LiveBufferTest {
   private volatile RuntimeException pushFails;
   private final List<Throwable> reported = new java.util.concurrent.CopyOnWriteArrayList<>();
   private volatile long debounceMs = 1_000_000; // refreshes in most tests are explicit
+  private volatile boolean checksOn; // DiagnosticsIT covers the checks, with Neovim; one test here their order
+  private volatile java.util.concurrent.Executor background = Runnable::run; // at once, in order, as the host's one thread runs it
+  private volatile java.util.function.IntUnaryOperator inherited = x -> -1; // called before a whole check, off the lock
+  private final List<String> order = new java.util.concurrent.CopyOnWriteArrayList<>(); // pushes and the checks' steps
+  private volatile Thread checker; // the checks' own thread, where a test gives them one
 
   private final LiveBuffer.Host host = new LiveBuffer.Host() {
     @Override
@@ -47,22 +52,24 @@ class LiveBufferTest {
     }
 
     @Override
-    public FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, long changedtick,
-        boolean whole) {
+    public FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, double waitedMs,
+        long changedtick, boolean whole) {
       LiveBufferTest.this.whole.add(whole);
       pushed.add(plan);
+      order.add("push");
       Runnable r = duringPush;
       duringPush = null;
       if (r != null) r.run();
       RuntimeException f = pushFails;
       pushFails = null;
       if (f != null) throw f;
-      return new FoldSummary(buffer.id(), lines, plan.size(), 0, parseMs, 0, "test");
+      return new FoldSummary(buffer.id(), lines, plan.size(), 0, parseMs, waitedMs, 0, "test");
     }
 
     @Override
     public boolean checks() {
-      return false; // DiagnosticsIT covers the checks, with Neovim
+      if (Thread.currentThread() == checker) order.add("checks");
+      return checksOn;
     }
 
     @Override
@@ -72,21 +79,28 @@ class LiveBufferTest {
 
     @Override
     public int inheritedVersion(LiveBuffer buffer) {
-      return -1;
+      return inherited.applyAsInt(0);
     }
 
     @Override
     public void checkedFirst(LiveBuffer buffer) {}
 
     @Override
-    public void publish(Buffer buffer, long changedtick, org.nvimpam.deck.ProblemItems problems) {}
+    public void publish(Buffer buffer, long changedtick, org.nvimpam.deck.ProblemItems problems) {
+      published = true;
+    }
 
     @Override
     public void awaitEvents() {} // events reach this test's buffer synchronously
 
     @Override
     public void background(Runnable work) {
-      work.run(); // at once, in order, as the host's one thread runs it
+      background.execute(work);
+    }
+
+    @Override
+    public boolean inBackground() {
+      return Thread.currentThread() == checker;
     }
 
     @Override
@@ -215,6 +229,42 @@ class LiveBufferTest {
     Thread.sleep(1600); // more than the debounce: a second trailing push would have come by now
     assertEquals(3, pushed.size());
   }
+
+  @Test
+  void anEditMadeWhileTheDeckIsCheckedIsRefoldedBeforeTheNextStepOfTheCheck() throws Exception {
+    String[] nodes = new String[20_000]; // a whole check of several steps
+    for (int i = 0; i < nodes.length; i++) nodes[i] = String.format("NODE  / %8d", i + 1);
+    java.util.concurrent.ExecutorService own = java.util.concurrent.Executors.newSingleThreadExecutor(r -> checker = new Thread(r));
+    try {
+      checksOn = true;
+      background = own;
+      inherited = x -> { // on the checks' thread, before their first step: an edit comes
+        inherited = y -> -1;
+        order.add("edit");
+        // The refold may run once the checks' thread waits (for it, or between two steps).
+        scheduler.execute(() -> {
+          long end = System.nanoTime() + 5_000_000_000L;
+          while (System.nanoTime() < end && checker.getState() != Thread.State.WAITING
+              && checker.getState() != Thread.State.TIMED_WAITING) Thread.onSpinWait();
+        });
+        live.onLines(new Buffer(1), 2, 5, 5, Lines.ofLatin1("SHELL /        1"), false);
+        return -1;
+      };
+      load(Lines.ofLatin1(nodes));
+      long end = System.currentTimeMillis() + 10_000;
+      while (!published && System.currentTimeMillis() < end) Thread.sleep(5); // the whole check is done
+      own.submit(() -> {}).get(10, java.util.concurrent.TimeUnit.SECONDS); // and what was queued after it
+
+      List<String> afterEdit = order.subList(order.indexOf("edit"), order.size());
+      assertEquals("push", afterEdit.stream().filter(e -> !e.equals("edit")).findFirst().orElse("none"),
+          "the edit's refold comes before the next step of the check: " + order);
+      assertTrue(afterEdit.stream().filter(e -> e.equals("checks")).count() > 2, "the check went on in steps: " + order);
+    } finally {
+      own.shutdownNow();
+    }
+  }
+
+  private volatile boolean published;
 
   @Test
   void aRefreshWhileLoadingSaysSoAndThePushFollowsTheLoad() throws Exception {

@@ -140,6 +140,8 @@ function M.reset(buf)
   M.last[buf] = nil
 end
 
+local QF_TYPE = { 'E', 'W', 'I', 'N' } -- by vim.diagnostic severity
+
 --- The quickfix items of a flat list (as set() takes it) for `buf`.
 ---@param buf integer
 ---@param items any[]
@@ -149,7 +151,7 @@ function M.qf_items(buf, items)
   for k = 0, math.floor(#items / 6) - 1 do
     local b = 6 * k
     out[k + 1] = { bufnr = buf, lnum = items[b + 1] + 1, col = items[b + 2] + 1, end_col = items[b + 3] + 1,
-      type = items[b + 4] == 2 and 'W' or 'E', text = items[b + 5] }
+      type = QF_TYPE[items[b + 4]] or 'E', text = items[b + 5] }
   end
   return out
 end

@@ -114,6 +114,44 @@ class DiagnosticsIT extends PluginTestBase {
     assertTrue(d.stream().anyMatch(s -> s.startsWith("0:0-0 3 ") && s.contains("10 field problems")), d.toString());
   }
 
+  private void type(String keys) {
+    lua("vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('" + keys + "', true, false, true), 'xt', false)");
+  }
+
+  @Test
+  void aTabOnAnyLineIsAnErrorAtItsColumn() throws IOException {
+    setup("");
+    EmbeddedNvim.edit(nvim, deck("INPUTVERSION\t2011", "GROUP / doors", "        NOD 1", "\tNOD 3", "        NOD\t4",
+        GOOD, "        \t"), dir);
+    assertEquals(List.of("0:12-13 1 tab in column 13", "3:0-1 1 GROUP: tab in column 1",
+        "4:11-12 1 GROUP: tab in column 12", "6:8-9 1 NODE: tab in column 9"), diagnostics(d -> d.size() == 4, "four tabs"));
+  }
+
+  @Test
+  void pamcrashBuffersExpandTabsSoThatAutoindentOnAGesLineTypesBlanks() throws IOException {
+    setup("");
+    nvim.command("filetype plugin on").join(); // Neovim's default, off in the test's Neovim
+    EmbeddedNvim.edit(nvim, deck("INPUTVERSION 2011", "GROUP / doors", "        NOD 1"), dir);
+    assertEquals(true, lua("return vim.bo.expandtab"));
+    nvim.command("setlocal autoindent | 3").join();
+    type("oNOD 3<Esc>");
+    assertEquals("        NOD 3", lua("return vim.api.nvim_buf_get_lines(0, 3, 4, true)[1]"));
+    nvim.command("setlocal noexpandtab").join(); // what it was: the TAB is found
+    type("oNOD 4<Esc>");
+    assertEquals(List.of("4:0-1 1 GROUP: tab in column 1"), diagnostics("tab"));
+  }
+
+  @Test
+  void aKnownKeywordThatIsNoCardHeaderIsAWarningAndAnUnknownWordAHint() throws IOException {
+    setup("");
+    EmbeddedNvim.edit(nvim, deck("INPUTVERSION 2011", GOOD, "NODE   /       3              0.",
+        "NODE /        4              0.", "NODE           5              0.", "FOO   /x", "SHELL /x      1"), dir);
+    String form = " header: \"/\" must be in column 7, a blank after it: ";
+    assertEquals(List.of("2:0-8 2 NODE" + form + "\"NODE  / \"", "3:0-6 2 NODE" + form + "\"NODE  / \"",
+        "4:0-8 2 NODE" + form + "\"NODE  / \"", "5:0-7 4 FOO: not a card header: \"/\" must be in column 7, a blank after it",
+        "6:0-7 2 SHELL" + form + "\"SHELL / \""), diagnostics(d -> d.size() == 5, "five header problems"));
+  }
+
   @Test
   void noDiagnosticsWhenTheChecksAreOff() throws IOException {
     setup("checks = false");

@@ -151,6 +151,8 @@ public final class DeckProblems {
       case ProblemList.PAST80 -> ProblemCode.PAST_80;
       case ProblemList.BLANK -> ProblemCode.FIELD_BLANK;
       case ProblemList.RUNS -> ProblemCode.FIELD_RUNS_INTO;
+      case ProblemList.HEADER -> ProblemCode.HEADER;
+      case ProblemList.NOT_HEADER -> ProblemCode.HEADER_UNKNOWN;
       case ProblemList.FORM -> formCode(table.entry(all.entry(p)).rows().get(all.row(p)).fields().get(all.field(p)).type());
       default -> throw new IllegalStateException("no code for problem kind " + all.kind(p));
     };
@@ -170,6 +172,23 @@ public final class DeckProblems {
   /** The message of problem {@code p}, made from the deck's bytes (which must be those checked). */
   public byte[] message(int p, LineSource deck) {
     return message(all, p, deck);
+  }
+
+  /** The first {@code cap} problems with their messages, and the total, as Neovim shows them. */
+  public ProblemItems snapshot(LineSource deck, int cap) {
+    int n = (int) Math.min(cap, all.size);
+    int[] at = new int[4 * n];
+    byte[][] messages = new byte[n][];
+    ProblemCode[] codes = new ProblemCode[n];
+    for (int p = 0; p < n; p++) {
+      at[4 * p] = all.lines[p];
+      at[4 * p + 1] = all.cols[p];
+      at[4 * p + 2] = all.ends[p];
+      at[4 * p + 3] = all.severity(p);
+      messages[p] = message(all, p, deck);
+      codes[p] = code(p);
+    }
+    return new ProblemItems(all.size, at, messages, codes);
   }
 
   /**

@@ -169,9 +169,50 @@ class DiagnosticsIT extends PluginTestBase {
     nvim.command("NvimpamCheck").join();
     Map<String, Object> qf = (Map<String, Object>) lua("return vim.fn.getqflist({ items = 1, title = 1 })");
     List<Map<String, Object>> items = (List<Map<String, Object>>) qf.get("items");
-    assertEquals(List.of(2L, 4L), items.stream().map(i -> ((Number) i.get("lnum")).longValue()).toList());
-    assertEquals("NODE / X: \"-1263.9S\" is not a number", items.get(0).get("text"));
+    // the field problems, and node 2 defined twice
+    assertEquals(List.of("2 NODE: node 2 is defined 2 times", "2 NODE / X: \"-1263.9S\" is not a number",
+        "4 NODE: node 2 is defined 2 times", "4 NODE / X: \"-1263.9S\" is not a number"),
+        items.stream().map(i -> i.get("lnum") + " " + i.get("text")).toList());
     assertTrue(String.valueOf(qf.get("title")).contains("2"), String.valueOf(qf.get("title")));
+  }
+
+  @Test
+  void checkListsOneProblemOfEachProducerAcrossTheDeckAndItsIncludeFiles() throws IOException {
+    String node = "NODE  /        1              0.              0.              0.";
+    Files.write(dir.resolve("parts.inc"), deck("NODE  /        2        -1263.9S              0.",
+        "NODE   /       3              0.", "NODE  /        4\t             0.", "FOO   /x", "INCLU / car.pc"));
+    Files.write(dir.resolve("blob.inc"), new byte[] {'N', 0, 'x'});
+    Path car = dir.resolve("car.pc");
+    Files.write(car, deck("INPUTVERSION 2011", "INCLU / parts.inc", "INCLU / missing.inc", "INCLU / blob.inc", node, node,
+        "SHELL /        1       7       1       2       3       4"));
+    setup("");
+    nvim.command("edit " + car).join();
+    lua("vim.wait(10000, function() return require('nvimpam.folds').applied_tick(0) ~= nil end, 10)");
+    nvim.command("NvimpamCheck").join();
+    @SuppressWarnings("unchecked")
+    List<String> got = (List<String>) lua("local out = {} for _, q in ipairs(vim.fn.getqflist()) do "
+        + "out[#out + 1] = string.format('%s:%d:%d %s %s', vim.fn.fnamemodify(vim.api.nvim_buf_get_name(q.bufnr), ':t'), "
+        + "q.lnum, q.col, q.type, q.text) end return out");
+    for (String want : List.of(
+        "car.pc:2:9 E parts.inc line 5: include cycle: car.pc -> parts.inc -> car.pc", // on the deck's INCLU line too
+        "car.pc:3:9 E include file missing.inc not found",
+        "car.pc:4:9 E include file blob.inc is a binary file, not a deck",
+        "car.pc:5:16 E NODE: node 1 is defined 2 times",
+        "car.pc:6:16 E NODE: node 1 is defined 2 times",
+        "car.pc:7:24 E SHELL / IDPRT: part 7 is not defined",
+        "parts.inc:1:17 E NODE / X: \"-1263.9S\" is not a number",
+        "parts.inc:2:1 W NODE header: \"/\" must be in column 7, a blank after it: \"NODE  / \"",
+        "parts.inc:3:17 E NODE / X: tab in column 17",
+        "parts.inc:4:1 N FOO: not a card header: \"/\" must be in column 7, a blank after it",
+        "parts.inc:5:9 E include cycle: car.pc -> parts.inc -> car.pc")) {
+      assertTrue(got.stream().anyMatch(g -> g.startsWith(want.substring(0, want.indexOf(' ') + 2))
+          && g.contains(want.substring(want.indexOf(' ') + 3))), want + " in " + got);
+    }
+    assertEquals(got.stream().sorted(java.util.Comparator.comparing((String g) -> !g.startsWith("car.pc"))
+        .thenComparing(g -> Integer.parseInt(g.split(":")[1]))).toList(), got, "the deck first, each file by line");
+    assertTrue(String.valueOf(lua("return vim.fn.getqflist({ title = 1 }).title"))
+        .matches("nvimpam: " + got.size() + " problems in car\\.pc and 1 include files"), String.valueOf(lua(
+        "return vim.fn.getqflist({ title = 1 }).title")));
   }
 
   @Test

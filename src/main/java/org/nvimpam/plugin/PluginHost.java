@@ -399,11 +399,11 @@ public final class PluginHost {
 
   /**
    * :NvimpamCheck: the first {@code max_diagnostics} problems of the buffer's deck and its include
-   * tree (org.nvimpam.ids.TreeCheck) and their total.
+   * tree ({@link TreeProblems}) and their total.
    */
   Encoder check(Buffer requested) {
     int cap = diagnosticsCap();
-    org.nvimpam.ids.TreeCheck c = org.nvimpam.ids.TreeCheck.of(ids, idBuffer(requested), cap,
+    TreeProblems c = TreeProblems.of(ids, idBuffer(requested), cap,
         b -> b instanceof LiveBuffer lb ? lb.problems(cap) : null);
     return c::pack;
   }

@@ -1,4 +1,4 @@
-package org.nvimpam.ids;
+package org.nvimpam.plugin;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -10,15 +10,21 @@ import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.DeckProblems;
 import org.nvimpam.deck.LineSource;
 import org.nvimpam.deck.ProblemItems;
+import org.nvimpam.ids.BufferIds;
+import org.nvimpam.ids.DefTable;
+import org.nvimpam.ids.IdBuffer;
+import org.nvimpam.ids.IdService;
+import org.nvimpam.ids.IdTree;
 
 /**
- * :NvimpamCheck: every problem of a deck and its include tree, file by file (the deck first, then
- * its include files in the order it includes them), each file's by line and column: the field
- * checks (TABs and header shapes among them) and the cross-reference checks (undefined and
- * duplicate ids, include files missing, unreadable, binary or in a cycle). At most {@code cap}
- * with their messages, and the total of all.
+ * :NvimpamCheck: every problem of a deck and its include tree as the plugin holds it (open buffers
+ * as they are, not as saved; the headless check reads the files: org.nvimpam.model.TreeCheck),
+ * file by file (the deck first, then its include files in the order it includes them), each
+ * file's by line and column: the field checks (TABs and header shapes among them) and the
+ * cross-reference checks (undefined and duplicate ids, include files missing, unreadable, binary
+ * or in a cycle). At most {@code cap} with their messages, and the total of all.
  */
-public final class TreeCheck {
+final class TreeProblems {
   /** One file of the tree: a live buffer ({@code buffer} > 0) or a file read from disk. */
   public record File(Path path, long buffer) {}
 
@@ -26,14 +32,14 @@ public final class TreeCheck {
   private final List<Object[]> items = new ArrayList<>(); // {file index, lnum, col, end, severity, message, code}
   private long total;
 
-  private TreeCheck() {}
+  private TreeProblems() {}
 
   /**
    * Checks the tree {@code b} belongs to. {@code liveFields} gives a live buffer's field problems
    * (kept up to date by the plugin), or null when it has none; they are checked once then.
    */
-  public static TreeCheck of(IdService svc, IdBuffer b, int cap, Function<IdBuffer, ProblemItems> liveFields) {
-    TreeCheck c = new TreeCheck();
+  static TreeProblems of(IdService svc, IdBuffer b, int cap, Function<IdBuffer, ProblemItems> liveFields) {
+    TreeProblems c = new TreeProblems();
     IdTree tree = svc.treeOf(b);
     for (IdTree.Member m : tree.members()) {
       ProblemItems fields;

@@ -137,15 +137,18 @@ public final class IdService {
 
   /**
    * Every cross-reference problem of {@code b} against its tree, checked now whether checks are
-   * on or off (:NvimpamCheck): the first {@code cap} with their messages, and the total.
+   * on or off (:NvimpamCheck): the first {@code cap} with their messages, and the total; null
+   * when the buffer is not live.
    */
   public org.nvimpam.deck.ProblemItems refProblems(IdBuffer b, int cap) {
     treeSet(b, true);
-    b.inSteps((ids, deck) -> ids.checkStep(deck, STEP_LINES));
-    return b.withIds((ids, deck) -> {
-      ids.checkStep(deck, Integer.MAX_VALUE);
-      return ids.snapshot(deck, cap);
+    org.nvimpam.deck.ProblemItems[] out = new org.nvimpam.deck.ProblemItems[1];
+    b.inSteps((ids, deck, lines) -> {
+      if (!ids.checkStep(deck, lines)) return false;
+      out[0] = ids.snapshot(deck, cap); // in the step that finished: no edit came between
+      return true;
     });
+    return out[0];
   }
 
   /** Gives {@code b}'s index the other decks of its tree and the tree's problems on its lines. */

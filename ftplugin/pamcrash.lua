@@ -9,4 +9,7 @@ vim.b.did_ftplugin = 1
 -- `$` starts a comment line (so do `#` lines): gc and 'comments' use it.
 vim.bo.commentstring = '$ %s'
 vim.bo.comments = ':$,:#'
-vim.b.undo_ftplugin = 'setlocal commentstring< comments<'
+-- Columns are fixed and the solver counts a tab as one column: never type one ('autoindent'
+-- would turn the 8 blanks of a GES line into a tab).
+vim.bo.expandtab = true
+vim.b.undo_ftplugin = 'setlocal commentstring< comments< expandtab<'

@@ -513,7 +513,8 @@ end
 
 --- The field under the cursor of window `win` (default: the current one): { card = KEY (the
 --- entry's key, `PART:SHELL`), keyword = the header word, version = the entry's version, row =
---- N, row_label, field = NAME, description, type, from, to (1-based columns), value (the field's
+--- N, row_label, field = NAME, description, type, default (nil: none given), from, to (1-based
+--- columns), value (the field's
 --- text, trimmed), kind = the def/ref kind or nil, id = 'def'/'ref'/nil }, or nil when the
 --- cursor is on no field of a known row (or the buffer is no pamcrash buffer). No RPC: a
 --- bounded walk back in the buffer's lines.
@@ -559,6 +560,7 @@ function M.cell(win)
     field = f.name,
     description = f.description,
     type = f.type,
+    default = f.default,
     from = f.from,
     to = f.to,
     value = (line:sub(f.from, f.to):gsub('^[ \t]+', ''):gsub('[ \t\r]+$', '')),
@@ -572,7 +574,8 @@ end
 ---@return string[]
 function M.info_lines(c)
   local lines = {
-    string.format('%s / %s  (columns %d-%d, %s)', c.keyword, c.field, c.from, c.to, c.type),
+    string.format('%s / %s  (columns %d-%d, %s%s)', c.keyword, c.field, c.from, c.to, c.type,
+      c.default and (', default ' .. c.default) or ''),
     c.description,
     string.format('value: "%s"', c.value),
     string.format('card %s %d, row %d%s', c.card, c.version, c.row, c.row_label and (' (' .. c.row_label .. ')') or ''),
@@ -586,7 +589,8 @@ end
 
 local float_win = nil
 
---- :NvimpamCellInfo: the cell hint with its description in a floating window next to the cursor,
+--- :NvimpamCellInfo and K: the field under the cursor (name, columns, type, default, description,
+--- value, row, the id kind it defines or references) in a floating window next to the cursor,
 --- closed when the cursor moves; a message when the cursor is on no field.
 function M.show_info()
   local c = M.cell()

@@ -14,12 +14,10 @@ local function nvimpam()
   return require('nvimpam')
 end
 
+-- A line of its own per item, and no newline after the last: a one-line message (the state of
+-- :NvimpamCells, :NvimpamFoldStrategy) fits the command line, with no hit-enter prompt.
 local function echo_lines(lines)
-  local chunks = {}
-  for _, l in ipairs(lines) do
-    chunks[#chunks + 1] = { l .. '\n' }
-  end
-  api.nvim_echo(chunks, true, {})
+  api.nvim_echo({ { table.concat(lines, '\n') } }, true, {})
 end
 
 --- The commands: name, run(o) and the options of nvim_create_user_command.

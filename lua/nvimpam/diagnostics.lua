@@ -140,42 +140,43 @@ function M.reset(buf)
   M.last[buf] = nil
 end
 
---- The quickfix items of a flat list (as set() takes it) for `buf`.
----@param buf integer
----@param items any[]
----@return table[]
-function M.qf_items(buf, items)
-  local out = {}
-  for k = 0, math.floor(#items / 6) - 1 do
-    local b = 6 * k
-    out[k + 1] = { bufnr = buf, lnum = items[b + 1] + 1, col = items[b + 2] + 1, end_col = items[b + 3] + 1,
-      type = items[b + 4] == 2 and 'W' or 'E', text = items[b + 5] }
-  end
-  return out
-end
+local QF_TYPE = { 'E', 'W', 'I', 'N' } -- by vim.diagnostic severity
 
---- :NvimpamCheck: asks the JVM for the whole deck's problems (capped at max_diagnostics) and
---- puts them in the quickfix list, whose title names the total; opens it when not empty.
+--- :NvimpamCheck: asks the JVM for every problem of the deck of `buf` and its include files
+--- (fields, TABs and header shapes, undefined and duplicate ids, include files missing, unreadable,
+--- binary or in a cycle; capped at max_diagnostics) and puts them in the quickfix list, file by
+--- file (the deck first), each by line; its title names the total. Opens it when not empty.
 ---@param buf integer
----@return { items: any[], total: integer }
+---@return { files: table[], items: any[], total: integer }
 function M.check(buf)
   local host = require('nvimpam.host')
   local answer = host.wait('check', { buf }, ':NvimpamCheck', buf)
-  local items = answer.items or {}
-  local total = answer.total or math.floor(#items / 6)
-  local qf = M.qf_items(buf, items)
-  local title
+  local files, items = answer.files or {}, answer.items or {}
+  local qf = {}
+  for k = 0, math.floor(#items / 7) - 1 do
+    local b = 7 * k
+    local f = files[items[b + 1]] or {}
+    local it = { lnum = items[b + 2] + 1, col = items[b + 3] + 1, end_col = items[b + 4] + 1,
+      type = QF_TYPE[items[b + 5]] or 'E', text = items[b + 6] }
+    if (f.buf or 0) > 0 then
+      it.bufnr = f.buf
+    else
+      it.filename = f.path
+    end
+    qf[#qf + 1] = it
+  end
+  local total = answer.total or #qf
+  local name = vim.fn.fnamemodify(api.nvim_buf_get_name(buf), ':t')
+  local scope = #files > 1 and string.format('%s and %d include files', name, #files - 1) or name
+  local title = string.format('nvimpam: %d problems in %s', total, scope)
   if total > #qf then
-    title = string.format('nvimpam: %d field problems, the first %d listed', total, #qf)
-  else
-    title = string.format('nvimpam: %d field problems', total)
+    title = title .. string.format(', the first %d listed', #qf)
   end
   vim.fn.setqflist({}, ' ', { title = title, items = qf })
   if #qf > 0 then
     vim.cmd('copen')
   else
-    vim.notify('nvimpam: no field problems in ' .. vim.fn.fnamemodify(api.nvim_buf_get_name(buf), ':t'),
-      vim.log.levels.INFO, { title = 'nvimpam' })
+    vim.notify('nvimpam: no problems in ' .. scope, vim.log.levels.INFO, { title = 'nvimpam' })
   end
   return answer
 end

@@ -16,6 +16,8 @@
 --   valid in int, float and flags fields;
 -- - GES lines and the lines of `block` rows have no fields, but their tabs and text past
 --   column 80 are errors as on any other row;
+-- - a line no row takes (the prologue, a card without an entry, an extra line) has its first tab
+--   anywhere, and is checked for the shape of a card header (free_line());
 -- - a deck older than every layout of a card: each layout walks the card on its own; the oldest
 --   layout's errors stay where every other layout finds an error overlapping them on that line.
 local M = {}
@@ -27,7 +29,7 @@ local KW, FIXED, INT, INT_OR_BLANK, FLOAT, STR, BLANK, FLAGS, CHOICE, CONT = lay
   layout.INT_OR_BLANK, layout.FLOAT, layout.STR, layout.BLANK, layout.FLAGS, layout.CHOICE, layout.CONT
 
 --- Severities, as vim.diagnostic numbers them.
-M.OK, M.ERROR, M.WARN = 0, 1, 2
+M.OK, M.ERROR, M.WARN, M.HINT = 0, 1, 2, 4
 
 --- Reasons (the second value of status()).
 M.R_INT, M.R_FLOAT, M.R_FLAGS, M.R_CHOICE, M.R_CONT, M.R_RUNS, M.R_BLANK = 1, 2, 3, 4, 5, 6, 7
@@ -297,7 +299,80 @@ function M.line_diagnostics(line, e, r, lnum, out)
   return out
 end
 
-local ROW, GES, GES_END = 5, 3, 4
+-- The length of the word [A-Z][A-Z0-9_]* a line starts with (0: none).
+local function word_length(line)
+  local _, e = find(line, '^[A-Z][A-Z0-9_]*')
+  return e or 0
+end
+
+local function known(word)
+  return layout.get().by_key[word] ~= nil
+end
+
+--- Where `line` (without a final CR), a line no row takes, looks like a card header line
+--- (FOLDS.md §3) but is none: the column (1-based) of a `/` after its word, when that is not in
+--- column 7 or not followed by a blank; 0 for a known keyword followed by blanks through column 8
+--- and more text, no `/` (on an `extra` line of a card only: elsewhere such lines are control
+--- lines or rows the table does not describe); nil otherwise.
+---@param line string
+---@param extra boolean
+---@return integer|nil
+function M.header_shape(line, extra)
+  local w = word_length(line)
+  if w == 0 then
+    return nil
+  end
+  local k = find(line, '[^ \t]', w + 1)
+  if k and byte(line, k) == 47 then
+    if layout.header_word(line) then
+      return nil
+    end
+    return k
+  end
+  if not extra or #line <= 8 or not known(sub(line, 1, w)) or find(sub(line, w + 1, 8), '[^ ]') then
+    return nil
+  end
+  return 0
+end
+local header_shape = M.header_shape
+
+-- Whether a line goes on on the next one (column 81 holds & or -), as INCLU names do.
+local function continued(line)
+  if not line then
+    return false
+  end
+  line = M.strip_cr(line)
+  local b = byte(line, 81)
+  return #line > 80 and (b == 38 or b == 45)
+end
+
+-- Appends the problems of L[i], a line no row takes (not a comment), to `out`: an extra line of
+-- the card of entry e (`extra`), or a line of no card with an entry (e nil). A header shape of a
+-- known keyword is a warning, of a word the table does not know (the solver may) a hint; a
+-- continuation line is no header. Then the line's first tab, anywhere.
+local function free_line(L, i, e, extra, lnum, out)
+  local line = M.strip_cr(L[i])
+  local slash = header_shape(line, extra)
+  if slash and not continued(L[i - 1]) then
+    local word = sub(line, 1, word_length(line))
+    local end_col = slash > 0 and slash or math.min(#line, 8)
+    if known(word) then
+      out[#out + 1] = { lnum = lnum, col = 0, end_col = end_col, severity = M.WARN,
+        message = format('%s header: "/" must be in column 7, a blank after it: "%s/ "', word,
+          word .. string.rep(' ', 6 - #word)) }
+    else
+      out[#out + 1] = { lnum = lnum, col = 0, end_col = end_col, severity = M.HINT,
+        message = format('%s: not a card header: "/" must be in column 7, a blank after it', word) }
+    end
+  end
+  local t = find(line, '\t', 1, true)
+  if t then
+    out[#out + 1] = { lnum = lnum, col = t - 1, end_col = t, severity = M.ERROR,
+      message = e and format('%s: tab in column %d', e.word, t) or format('tab in column %d', t) }
+  end
+end
+
+local ROW, GES, GES_END, EXTRA = 5, 3, 4, 2
 local scratch = { {}, {}, {} }
 
 -- The diagnostics of the card whose header is L[h], walked as entry e, lines lnum0 + index - 1.
@@ -311,6 +386,8 @@ local function card_diagnostics(L, h, last, e, lnum0, out)
       diagnose(L[i], e, rowi[i], lnum0 + i - 1, out)
     elseif k == GES or k == GES_END then
       diagnose(L[i], e, nil, lnum0 + i - 1, out)
+    elseif k == EXTRA then
+      free_line(L, i, e, true, lnum0 + i - 1, out)
     end
   end
   return nxt
@@ -381,7 +458,7 @@ local function sort(list)
 end
 M.sort = sort
 
---- Every diagnostic of a list of lines, the first being the first line of a deck of `version`
+--- Every diagnostic of a list of lines (of rows, GES lines, and lines no row takes), the first being the first line of a deck of `version`
 --- (nil: the newest layouts), sorted by lnum, col, then message.
 ---@param lines string[]
 ---@param version? integer
@@ -395,10 +472,17 @@ function M.check_lines(lines, version)
   local i = 1
   while i <= n do
     local line = lines[i]
-    if byte(line, 1) ~= 36 and byte(line, 1) ~= 35 and layout.header_word(line) then
-      i = M.card(lines, i, n, version, 0, out) or i + 1
-    else
+    local b = byte(line, 1)
+    if b == 36 or b == 35 then
       i = i + 1
+    else
+      local nxt = layout.header_word(line) and M.card(lines, i, n, version, 0, out)
+      if nxt then
+        i = nxt
+      else -- the prologue, a card without an entry
+        free_line(lines, i, nil, false, i - 1, out)
+        i = i + 1
+      end
     end
   end
   return sort(out)

@@ -8,6 +8,8 @@ local config = require('nvimpam.config')
 local java = require('nvimpam.host.java')
 local errors = require('nvimpam.host.errors')
 
+local hrtime = require('nvimpam.compat').uv.hrtime
+
 -- Finding Java (nvimpam.host.java).
 M.root = java.root
 M.jar = java.jar
@@ -347,10 +349,24 @@ function M.wait(method, args, what, buf)
     done, err, res = true, e, r
   end, buf)
   local ms = config.get().timeout_ms
-  -- vim.fn.wait, not vim.wait: on 0.7 vim.wait with a condition ignores Ctrl-C.
-  local status = done and 0 or vim.fn.wait(ms, function()
+  local cond = function()
     return done
-  end, 10)
+  end
+  -- vim.fn.wait, not vim.wait: on 0.7 vim.wait with a condition ignores Ctrl-C. wait() also ends,
+  -- with -3, at any error message of what it runs meanwhile (an autocmd's, a timer's, one inside
+  -- a pcall): the wait goes on then, for what is left of the deadline.
+  local status, start = 0, hrtime()
+  while not done do
+    local left = ms - math.floor((hrtime() - start) / 1e6)
+    if left <= 0 then
+      status = -1
+      break
+    end
+    status = vim.fn.wait(left, cond, 10)
+    if status == -1 or status == -2 then
+      break
+    end
+  end
   if not done then
     -- The JVM that never answered: a late answer finds nothing to call.
     forget(id)

@@ -639,7 +639,7 @@ function M.outline(loclist, buf)
     vim.cmd('lopen')
     return
   end
-  vim.ui.select(items, {
+  require('nvimpam.picker').select(items, {
     prompt = 'nvimpam outline',
     format_item = function(it)
       return string.format('%6d  %s', it.lnum, it.text)

@@ -100,7 +100,9 @@ local function attach_async(buf)
     opened(buf)
     if e then
       host.serving(buf, false)
-      report_scheduled(e)
+      if api.nvim_buf_is_loaded(buf) then -- a buffer wiped or unloaded meanwhile is no error
+        report_scheduled(e)
+      end
     else
       attached_now(buf)
       if type(summary) == 'table' then

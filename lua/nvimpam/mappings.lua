@@ -25,6 +25,8 @@ M.specs = {
     object = 'card', inner = true },
   { name = 'card_outer', key = 'ac', modes = { 'x', 'o' }, desc = 'the card under the cursor and the comments above it',
     object = 'card', inner = false },
+  { name = 'field_doc', key = 'K', modes = { 'n' }, desc = "the field under the cursor: its doc in a floating window",
+    rhs = function() require('nvimpam.cells').show_info() end },
   -- ids.lua (:help nvimpam-navigation); grr, grn and gO where Neovim 0.11+ has them as LSP defaults
   { name = 'goto_definition', key = 'gd', modes = { 'n' }, desc = 'go to the definition of the id under the cursor',
     rhs = function() require('nvimpam.ids').command('goto') end },

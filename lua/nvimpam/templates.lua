@@ -386,7 +386,7 @@ end
 ---@param buf integer
 function M.pick(buf)
   buf = require('nvimpam.buf').nr(buf)
-  vim.ui.select(M.choices(), {
+  require('nvimpam.picker').select(M.choices(), {
     prompt = 'PAM-CRASH card',
     format_item = function(item)
       return item.text

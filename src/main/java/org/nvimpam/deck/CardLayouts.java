@@ -221,6 +221,14 @@ public final class CardLayouts {
     return variant == null ? g : variant;
   }
 
+  /** Whether the table has a card whose header word is bytes {@code [off, off + len)}. */
+  public boolean knows(byte[] a, int off, int len) {
+    if (len > 6) return false;
+    long k = 0;
+    for (int i = 0; i < len; i++) k = (k << 8) | (a[off + i] & 0xFF);
+    return k != 0 && words.get(k) >= 0;
+  }
+
   /**
    * The entry of group {@code g} for a deck of {@code version}: the greatest version at or below
    * it; -1 when the deck is older than every entry of the group (checked leniently).

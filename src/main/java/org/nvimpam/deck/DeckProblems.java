@@ -139,7 +139,7 @@ public final class DeckProblems {
     return all.ends[p];
   }
 
-  /** 1 (error) or 2 (warning), as vim.diagnostic.severity counts. */
+  /** 1 (error), 2 (warning) or 4 (hint), as vim.diagnostic.severity counts. */
   public int severity(int p) {
     return all.severity(p);
   }
@@ -151,6 +151,8 @@ public final class DeckProblems {
       case ProblemList.PAST80 -> ProblemCode.PAST_80;
       case ProblemList.BLANK -> ProblemCode.FIELD_BLANK;
       case ProblemList.RUNS -> ProblemCode.FIELD_RUNS_INTO;
+      case ProblemList.HEADER -> ProblemCode.HEADER;
+      case ProblemList.NOT_HEADER -> ProblemCode.HEADER_UNKNOWN;
       case ProblemList.FORM -> formCode(table.entry(all.entry(p)).rows().get(all.row(p)).fields().get(all.field(p)).type());
       default -> throw new IllegalStateException("no code for problem kind " + all.kind(p));
     };
@@ -172,6 +174,23 @@ public final class DeckProblems {
     return message(all, p, deck);
   }
 
+  /** The first {@code cap} problems with their messages, and the total, as Neovim shows them. */
+  public ProblemItems snapshot(LineSource deck, int cap) {
+    int n = (int) Math.min(cap, all.size);
+    int[] at = new int[4 * n];
+    byte[][] messages = new byte[n][];
+    ProblemCode[] codes = new ProblemCode[n];
+    for (int p = 0; p < n; p++) {
+      at[4 * p] = all.lines[p];
+      at[4 * p + 1] = all.cols[p];
+      at[4 * p + 2] = all.ends[p];
+      at[4 * p + 3] = all.severity(p);
+      messages[p] = message(all, p, deck);
+      codes[p] = code(p);
+    }
+    return new ProblemItems(all.size, at, messages, codes);
+  }
+
   /**
    * Checks lines {@code [from, to)}, where {@code from} is 0 or a card header line and {@code to}
    * a card header line or the line count, into {@code into}.
@@ -183,6 +202,12 @@ public final class DeckProblems {
     int g = i < to ? walker.groupAt(deck, i) : -1;
     while (i < to) {
       if (g < 0) {
+        // No card with an entry: the prologue, a card the table lacks. Only the line's own shape.
+        out = into;
+        byte[] a = deck.bytes(i);
+        int off = deck.start(i);
+        int len = deck.contentLength(i);
+        if (!LineBytes.isComment(a, off, len)) freeLine(a, off, len, i, -1, false);
         i++;
         g = i < to ? walker.groupAt(deck, i) : -1;
         continue;
@@ -204,7 +229,9 @@ public final class DeckProblems {
           a = deck.bytes(i);
           off = deck.start(i);
           len = deck.contentLength(i);
-          if (!LineBytes.isComment(a, off, len) && (word = walker.headerWord(a, off, len)) != 0) break;
+          if (LineBytes.isComment(a, off, len)) continue;
+          if ((word = walker.headerWord(a, off, len)) != 0) break;
+          freeLine(a, off, len, i, e, true);
         }
         g = i < to ? table.groupOf(word, a, off, len) : -1;
         continue;
@@ -254,10 +281,14 @@ public final class DeckProblems {
   }
 
   private void checkLine(int line, int code) {
-    if (code == RowWalker.COMMENT || code == RowWalker.EXTRA) return;
+    if (code == RowWalker.COMMENT) return;
     byte[] a = walker.lineBytes();
     int off = walker.lineStart();
     int len = walker.lineLength();
+    if (code == RowWalker.EXTRA) {
+      freeLine(a, off, len, line, entry, true);
+      return;
+    }
     int first = out.size;
     if (code >= 0) {
       checkRow(a, off, len, table.check(entry, code), line, code);
@@ -310,6 +341,56 @@ public final class DeckProblems {
       tabOutsideFields(a, off, len, rc, line, row);
     }
     past(a, off, len, rc.limit, line, row);
+  }
+
+  /**
+   * A line no row takes (not a comment): an extra line of a card with entry {@code e} ({@code
+   * extra}), or a line of no such card ({@code e} -1). Its first tab, anywhere; and a line that
+   * starts like a card header but is none (FOLDS.md §3): with a `/` after the word that is not in
+   * column 7 or not followed by a blank; or, on an extra line, a known keyword with blanks where
+   * the `/` belongs. A known keyword is a warning; a word the table does not know (the solver may)
+   * a hint. A continuation line (the line before it holds & or - in column 81) is no header.
+   */
+  private void freeLine(byte[] a, int off, int len, int line, int e, boolean extra) {
+    int slash = headerShape(a, off, len, extra);
+    if (slash >= 0 && (line == 0 || !IncludeLine.continued(src, line - 1))) {
+      int w = wordLength(a, off, len);
+      boolean known = table.knows(a, off, w);
+      out.add(line, 0, slash > 0 ? slash + 1 : Math.min(len, 8),
+          ProblemList.meta(-1, -1, -1, known ? ProblemList.HEADER : ProblemList.NOT_HEADER,
+              known ? ProblemList.WARN : ProblemList.HINT));
+    }
+    int t = firstTab(a, off, len);
+    if (t >= 0) out.add(line, t, t + 1, ProblemList.meta(e, -1, -1, ProblemList.TAB, ProblemList.ERROR));
+  }
+
+  /** The length of the word {@code [A-Z][A-Z0-9_]*} a line starts with (0: none). */
+  private static int wordLength(byte[] a, int off, int len) {
+    if (len == 0 || a[off] < 'A' || a[off] > 'Z') return 0;
+    int w = 1;
+    while (w < len) {
+      byte b = a[off + w];
+      if (!((b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9') || b == '_')) break;
+      w++;
+    }
+    return w;
+  }
+
+  /**
+   * Where a line that is no card header line looks like one ({@link #freeLine}): the byte of its
+   * `/`, 0 for a known keyword with no `/` (on an {@code extra} line only), -1 when it does not.
+   */
+  private int headerShape(byte[] a, int off, int len, boolean extra) {
+    int w = wordLength(a, off, len);
+    if (w == 0) return -1;
+    int k = w;
+    while (k < len && (a[off + k] == ' ' || a[off + k] == '\t')) k++;
+    if (k < len && a[off + k] == '/') return LineBytes.headerWord(a, off, len) != 0 ? -1 : k;
+    if (!extra || len <= 8 || !table.knows(a, off, w)) return -1;
+    for (int i = w; i < 8; i++) {
+      if (a[off + i] != ' ') return -1;
+    }
+    return 0;
   }
 
   /** {@link #tab} for a row whose fields all passed: a tab can only be outside them. */
@@ -405,20 +486,34 @@ public final class DeckProblems {
   }
 
   private byte[] message(ProblemList list, int p, LineSource deck) {
+    int line = list.lines[p];
+    byte[] a = deck.bytes(line);
+    int off = deck.start(line);
+    int s = list.cols[p];
+    int e = list.ends[p];
+    int kind = list.kind(p);
+    Out m = new Out();
+    if (kind == ProblemList.HEADER || kind == ProblemList.NOT_HEADER) {
+      int w = wordLength(a, off, deck.contentLength(line));
+      m.bytes(a, off, w);
+      if (kind == ProblemList.HEADER) {
+        m.text(" header: \"/\" must be in column 7, a blank after it: \"").bytes(a, off, w)
+            .text(" ".repeat(6 - w) + "/ \"");
+      } else {
+        m.text(": not a card header: \"/\" must be in column 7, a blank after it");
+      }
+      return m.toByteArray();
+    }
+    if (list.entry(p) < 0) { // a tab on a line of no card
+      return m.text("tab in column " + (s + 1)).toByteArray();
+    }
     CardLayout card = table.entry(list.entry(p));
     int row = list.row(p);
     int f = list.field(p);
     FieldLayout field = row >= 0 && f >= 0 ? card.rows().get(row).fields().get(f) : null;
-    int line = list.lines[p];
-    byte[] a = deck.bytes(line);
-    int off = deck.start(line);
-    Out m = new Out();
     m.text(card.word());
-    int kind = list.kind(p);
     if (field != null) m.text(" / ").text(field.name());
     m.text(": ");
-    int s = list.cols[p];
-    int e = list.ends[p];
     switch (kind) {
       case ProblemList.TAB -> m.text("tab in column " + (s + 1));
       case ProblemList.PAST80 -> {

@@ -10,11 +10,16 @@ import java.util.Arrays;
 final class ProblemList {
   static final int ERROR = 1;
   static final int WARN = 2;
+  static final int HINT = 4;
   static final int FORM = 0;
   static final int RUNS = 1;
   static final int TAB = 2;
   static final int PAST80 = 3;
   static final int BLANK = 4;
+  /** A line that starts with a card's keyword but is no card header line (FOLDS.md §3): WARN. */
+  static final int HEADER = 5;
+  /** The same with a word the table does not know (the solver may): HINT. */
+  static final int NOT_HEADER = 6;
 
   int size;
   int[] lines = new int[16];
@@ -22,28 +27,30 @@ final class ProblemList {
   int[] ends = new int[16];
   long[] meta = new long[16];
 
+  /** {@code entry} -1: on a line of no card with an entry; {@code row}, {@code field} -1: none. */
   static long meta(int entry, int row, int field, int kind, int severity) {
-    return ((long) entry << 38) | ((long) (row + 1) << 22) | ((long) (field + 1) << 6) | ((long) kind << 2) | severity;
+    return ((long) (entry + 1) << 39) | ((long) (row + 1) << 23) | ((long) (field + 1) << 7) | ((long) kind << 3)
+        | severity;
   }
 
   int severity(int p) {
-    return (int) (meta[p] & 3);
+    return (int) (meta[p] & 7);
   }
 
   int kind(int p) {
-    return (int) ((meta[p] >>> 2) & 15);
+    return (int) ((meta[p] >>> 3) & 15);
   }
 
   int field(int p) {
-    return (int) ((meta[p] >>> 6) & 0xFFFF) - 1;
+    return (int) ((meta[p] >>> 7) & 0xFFFF) - 1;
   }
 
   int row(int p) {
-    return (int) ((meta[p] >>> 22) & 0xFFFF) - 1;
+    return (int) ((meta[p] >>> 23) & 0xFFFF) - 1;
   }
 
   int entry(int p) {
-    return (int) (meta[p] >>> 38);
+    return (int) (meta[p] >>> 39) - 1;
   }
 
   void clear() {

@@ -110,6 +110,49 @@ public final class IdService {
   }
 
   private void publish(IdBuffer b, boolean others) {
+    boolean on = ws.checks();
+    int cap = ws.maxDiagnostics();
+    treeSet(b, on);
+    Object[] out = new Object[2];
+    if (on) {
+      b.inSteps((ids, deck, lines) -> { // edits in between are never held up for long
+        if (!ids.checkStep(deck, lines)) return false;
+        out[0] = ids.changedSnapshot(deck, cap); // in the step that finished: no edit came between
+        out[1] = ids.defs();
+        return true;
+      });
+    }
+    if (on && out[0] != null) send(b.bufferId(), (org.nvimpam.deck.ProblemItems) out[0]);
+    if (!on) send(b.bufferId(), null);
+    if (!others || out[1] == null) return;
+    long gen = ((DefTable) out[1]).generation();
+    Long before = publishedGeneration.put(b.bufferId(), gen);
+    if (before != null && before == gen) return;
+    for (IdBuffer d : ws.buffers()) {
+      if (d == b) continue;
+      Boolean sees = d.withIds((ids, deck) -> ids.built() && ids.counts((DefTable) out[1]));
+      if (Boolean.TRUE.equals(sees)) publish(d, false);
+    }
+  }
+
+  /**
+   * Every cross-reference problem of {@code b} against its tree, checked now whether checks are
+   * on or off (:NvimpamCheck): the first {@code cap} with their messages, and the total; null
+   * when the buffer is not live.
+   */
+  public org.nvimpam.deck.ProblemItems refProblems(IdBuffer b, int cap) {
+    treeSet(b, true);
+    org.nvimpam.deck.ProblemItems[] out = new org.nvimpam.deck.ProblemItems[1];
+    b.inSteps((ids, deck, lines) -> {
+      if (!ids.checkStep(deck, lines)) return false;
+      out[0] = ids.snapshot(deck, cap); // in the step that finished: no edit came between
+      return true;
+    });
+    return out[0];
+  }
+
+  /** Gives {@code b}'s index the other decks of its tree and the tree's problems on its lines. */
+  private void treeSet(IdBuffer b, boolean on) {
     IdTree tree = treeOf(b);
     IdBuffer root = tree.root().live();
     List<DefTable> foreign = new ArrayList<>();
@@ -130,34 +173,12 @@ public final class IdService {
     problems.sort((x, y) -> Integer.compare(x.line(), y.line()));
     int inherited = root != b ? tree.version() : -1;
     rootDir(b, root);
-    boolean on = ws.checks();
-    int cap = ws.maxDiagnostics();
-    Object[] out = new Object[2];
     b.withIds((ids, deck) -> {
       boolean standalone = root == b && org.nvimpam.deck.DeckVersion.fragment(deck); // as `check` without --top
       ids.tree(foreign, problems, !standalone, inherited, deck);
       if (!on) ids.forgetSent();
       return null;
     });
-    if (on) {
-      b.inSteps((ids, deck, lines) -> { // edits in between are never held up for long
-        if (!ids.checkStep(deck, lines)) return false;
-        out[0] = ids.changedSnapshot(deck, cap); // in the step that finished: no edit came between
-        out[1] = ids.defs();
-        return true;
-      });
-    }
-    if (on && out[0] != null) send(b.bufferId(), (org.nvimpam.deck.ProblemItems) out[0]);
-    if (!on) send(b.bufferId(), null);
-    if (!others || out[1] == null) return;
-    long gen = ((DefTable) out[1]).generation();
-    Long before = publishedGeneration.put(b.bufferId(), gen);
-    if (before != null && before == gen) return;
-    for (IdBuffer d : ws.buffers()) {
-      if (d == b) continue;
-      Boolean sees = d.withIds((ids, deck) -> ids.built() && ids.counts((DefTable) out[1]));
-      if (Boolean.TRUE.equals(sees)) publish(d, false);
-    }
   }
 
   private void rootDir(IdBuffer b, IdBuffer root) {

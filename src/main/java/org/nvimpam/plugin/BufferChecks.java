@@ -1,6 +1,5 @@
 package org.nvimpam.plugin;
 
-import java.util.Arrays;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.DeckProblems;
 import org.nvimpam.deck.DeckVersion;
@@ -100,19 +99,7 @@ final class BufferChecks {
 
   /** The first {@code cap} problems and the total, as Neovim is to show them. */
   ProblemItems snapshot(LineSource deck, int cap) {
-    int n = (int) Math.min(cap, problems.total());
-    int[] at = new int[4 * n];
-    byte[][] messages = new byte[n][];
-    org.nvimpam.deck.ProblemCode[] codes = new org.nvimpam.deck.ProblemCode[n];
-    for (int p = 0; p < n; p++) {
-      codes[p] = problems.code(p);
-      at[4 * p] = problems.line(p);
-      at[4 * p + 1] = problems.col(p);
-      at[4 * p + 2] = problems.end(p);
-      at[4 * p + 3] = problems.severity(p);
-      messages[p] = problems.message(p, deck);
-    }
-    return new ProblemItems(problems.total(), at, messages, codes);
+    return problems.snapshot(deck, cap);
   }
 
   /** The snapshot to send, or null when Neovim already shows exactly it. */

@@ -397,26 +397,15 @@ public final class PluginHost {
     return lines;
   }
 
-  /** :NvimpamCheck: the buffer's first {@code max_diagnostics} field problems and their total. */
+  /**
+   * :NvimpamCheck: the first {@code max_diagnostics} problems of the buffer's deck and its include
+   * tree ({@link TreeProblems}) and their total.
+   */
   Encoder check(Buffer requested) {
-    Buffer b = resolve(requested);
-    Await.call(nvim.sync(), "waiting for Neovim's earlier buffer events");
     int cap = diagnosticsCap();
-    LiveBuffer lb = live.get(b.id());
-    org.nvimpam.deck.ProblemItems problems = lb == null ? null : lb.problems(cap);
-    if (problems == null) { // not folded live (or still loading): read it now
-      org.nvimpam.deck.Deck deck = nvim.bufGetDeck(b);
-      BufferChecks once = new BufferChecks();
-      once.checkMore(deck, -1, Integer.MAX_VALUE);
-      problems = once.snapshot(deck, cap);
-    }
-    org.nvimpam.deck.ProblemItems p = problems;
-    return out -> {
-      out.packMapHeader(2);
-      out.packString("items");
-      p.packItems(out);
-      out.packString("total").packInt(p.total());
-    };
+    TreeProblems c = TreeProblems.of(ids, idBuffer(requested), cap,
+        b -> b instanceof LiveBuffer lb ? lb.problems(cap) : null);
+    return c::pack;
   }
 
   /** The buffer an id call serves, once Neovim's earlier events are in: live, or read once. */

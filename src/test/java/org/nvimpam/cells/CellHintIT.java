@@ -51,7 +51,7 @@ class CellHintIT extends PluginTestBase {
   void aNodesXFieldWithItsDescriptionColumnsAndValue() {
     assertEquals(Map.ofEntries(Map.entry("card", "NODE"), Map.entry("keyword", "NODE"), Map.entry("version", 2011L),
         Map.entry("row", 1L), Map.entry("row_label", "IDNOD"), Map.entry("field", "X"),
-        Map.entry("description", "X coordinate"), Map.entry("type", "float"), Map.entry("from", 17L),
+        Map.entry("description", "X coordinate"), Map.entry("type", "float"), Map.entry("default", "0."), Map.entry("from", 17L),
         Map.entry("to", 32L), Map.entry("value", "0.")), cellAt(3, 20));
   }
 
@@ -106,10 +106,41 @@ class CellHintIT extends PluginTestBase {
     Object text = lua("for _, w in ipairs(vim.api.nvim_list_wins()) do "
         + "if vim.api.nvim_win_get_config(w).relative ~= '' then "
         + "return vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(w), 0, -1, false) end end");
-    assertEquals(List.of("NODE / X  (columns 17-32, float)", "X coordinate", "value: \"0.\"", "card NODE 2011, row 1 (IDNOD)"), text);
+    assertEquals(List.of("NODE / X  (columns 17-32, float, default 0.)", "X coordinate", "value: \"0.\"",
+        "card NODE 2011, row 1 (IDNOD)"), text);
     nvim.command("normal! j").join();
     nvim.command("doautocmd CursorMoved").join();
     assertEquals(1L, lua("return #vim.api.nvim_list_wins()"));
+  }
+
+  private Object floatText() {
+    return lua("for _, w in ipairs(vim.api.nvim_list_wins()) do "
+        + "if vim.api.nvim_win_get_config(w).relative ~= '' then "
+        + "return vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(w), 0, -1, false) end end");
+  }
+
+  private void press(String keys) {
+    lua("vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('" + keys + "', true, false, true), 'xt', false)");
+  }
+
+  @Test
+  void kShowsTheDocOfTheFieldUnderTheCursorWithItsIdKind() {
+    lua("vim.api.nvim_win_set_cursor(0, { 4, 27 })"); // PART's IDMAT
+    press("K");
+    assertEquals(List.of("PART / IDMAT  (columns 25-32, int)", "Material id", "value: \"1\"", "card PART:SHELL 2011, row 1 (HEADER)",
+        "references a material id"), floatText());
+    press("j");
+    assertEquals(1L, lua("return #vim.api.nvim_list_wins()"));
+    lua("vim.api.nvim_win_set_cursor(0, { 3, 19 })");
+    press("K");
+    assertEquals("NODE / X  (columns 17-32, float, default 0.)", ((List<?>) floatText()).get(0));
+  }
+
+  @Test
+  void kIsABufferLocalMappingSetupCanTurnOff() {
+    assertTrue(String.valueOf(lua("return vim.fn.maparg('K', 'n', false, true).buffer")).equals("1"));
+    lua("require('nvimpam').setup({ mappings = { field_doc = false } }) vim.cmd('doautocmd FileType')");
+    assertEquals("", lua("return vim.fn.maparg('K', 'n')"));
   }
 
   @Test

@@ -3,6 +3,7 @@ package org.nvimpam.cells;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.nvimpam.testutil.EmbeddedNvim;
@@ -82,27 +83,32 @@ class DiagnosticsLuaIT extends PluginTestBase {
   @Test
   void nvimpamCheckFillsTheQuickfixListAndNamesTheTotal() throws IOException {
     open("");
-    // The JVM's answer to 'check', as it sends it: the deck's first problems and their total.
+    // The JVM's answer to 'check', as it sends it: the tree's files, its first problems and their total.
+    Path inc = dir.resolve("part.inc");
     lua("require('nvimpam.host').wait = function(method, args) _G.asked = { method, args[1] } "
-        + "return { items = { 0, 16, 32, 1, 'NODE / X: \"-1263.9S\" is not a number', 'field-float', 1, 8, 16, 2, 'dubious', 'field-blank' }, total = 7 } end");
+        + "return { files = { { path = '', buf = args[1] }, { path = '" + inc + "', buf = 0 } }, "
+        + "items = { 1, 0, 16, 32, 1, 'NODE / X: \"-1263.9S\" is not a number', 'field-float', 1, 1, 8, 16, 2, 'dubious', 'field-blank', "
+        + "2, 3, 0, 1, 4, 'FOO: not a card header', 'header-unknown' }, total = 7 } end");
     Object deck = lua("return vim.api.nvim_get_current_buf()");
     nvim.command("NvimpamCheck").join();
     assertEquals(List.of("check", deck), lua("return _G.asked"));
-    assertEquals("nvimpam: 7 field problems, the first 2 listed", lua("return vim.fn.getqflist({ title = 1 }).title"));
-    assertEquals(List.of("1:17 E NODE / X: \"-1263.9S\" is not a number", "2:9 W dubious"), lua("local out = {} "
-        + "for _, q in ipairs(vim.fn.getqflist()) do out[#out + 1] = q.lnum .. ':' .. q.col .. ' ' .. q.type .. ' ' .. q.text end "
-        + "return out"));
+    assertEquals(true, lua("return vim.fn.getqflist({ title = 1 }).title:match('^nvimpam: 7 problems in .* and 1 include files, "
+        + "the first 3 listed$') ~= nil"), String.valueOf(lua("return vim.fn.getqflist({ title = 1 }).title")));
+    assertEquals(List.of("pc 1:17 E NODE / X: \"-1263.9S\" is not a number", "pc 2:9 W dubious", "inc 4:1 N FOO: not a card header"),
+        lua("local out = {} for _, q in ipairs(vim.fn.getqflist()) do "
+        + "local f = vim.fn.fnamemodify(vim.api.nvim_buf_get_name(q.bufnr), ':e') "
+        + "out[#out + 1] = f .. ' ' .. q.lnum .. ':' .. q.col .. ' ' .. q.type .. ' ' .. q.text end return out"));
     assertEquals("quickfix", lua("return vim.bo.buftype"));
   }
 
   @Test
   void nvimpamCheckOnACleanDeckSaysSo() throws IOException {
     open("");
-    lua("require('nvimpam.host').wait = function() return { items = {}, total = 0 } end");
+    lua("require('nvimpam.host').wait = function(_, args) return { files = { { path = '', buf = args[1] } }, items = {}, total = 0 } end");
     nvim.command("NvimpamCheck").join();
     assertEquals(1L, lua("return #vim.api.nvim_list_wins()"));
-    assertEquals("nvimpam: 0 field problems", lua("return vim.fn.getqflist({ title = 1 }).title"));
-    assertEquals(true, lua("return _G.notes[1][1]:match('^nvimpam: no field problems in ') ~= nil"));
+    assertEquals(true, lua("return vim.fn.getqflist({ title = 1 }).title:match('^nvimpam: 0 problems in ') ~= nil"));
+    assertEquals(true, lua("return _G.notes[1][1]:match('^nvimpam: no problems in ') ~= nil"));
   }
   // put(): vim.diagnostic.set without the whole-buffer read of Neovim 0.12 (see diagnostics.lua).
 

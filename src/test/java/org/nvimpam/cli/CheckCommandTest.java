@@ -81,6 +81,10 @@ class CheckCommandTest {
         Arguments.of(ProblemCode.TAB, List.of(V, N1, node("2", "0.") + "\t"), 3, 65, "NODE: tab in column 65"),
         Arguments.of(ProblemCode.PAST_80, List.of(V, N1, String.format("%-80sxyz", node("2", "0."))), 3, 81,
             "NODE: text past column 80: \"xyz\""),
+        Arguments.of(ProblemCode.HEADER, List.of(V, N1, "NODE   /       2              0."), 3, 1,
+            "NODE header: \"/\" must be in column 7, a blank after it: \"NODE  / \""),
+        Arguments.of(ProblemCode.HEADER_UNKNOWN, List.of(V, N1, "FOO   /x"), 3, 1,
+            "FOO: not a card header: \"/\" must be in column 7, a blank after it"),
         Arguments.of(ProblemCode.ID_UNDEFINED, List.of(V, N1, "SHELL /      100      12       1       1       1       1"), 3, 23,
             "SHELL / IDPRT: part 12 is not defined"),
         Arguments.of(ProblemCode.ID_DUPLICATE, List.of(V, N1, node("2", "0."), N1), 2, 16, "NODE: node 1 is defined 2 times"),
@@ -111,7 +115,8 @@ class CheckCommandTest {
     for (Object o : all) assertEquals(code.code(), ((Map<?, ?>) o).get("code"), "one kind of problem only: " + r.out());
     String file = code == ProblemCode.INCLUDE_CYCLE ? dir.resolve("loop.inc").toString() : dir.resolve("deck.pc").toString();
     assertEquals(file, first.get("file"));
-    boolean warning = code == ProblemCode.FIELD_BLANK;
+    // a hint (header-unknown) is no error either: check shows it as a warning
+    boolean warning = code == ProblemCode.FIELD_BLANK || code == ProblemCode.HEADER || code == ProblemCode.HEADER_UNKNOWN;
     assertEquals(warning ? "warning" : "error", first.get("severity"));
     assertEquals(warning ? 0 : 1, r.code(), r.err());
   }

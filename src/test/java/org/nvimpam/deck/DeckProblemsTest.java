@@ -112,6 +112,50 @@ class DeckProblemsTest {
   }
 
   @Test
+  void aTabOnALineNoRowTakesIsAnErrorWithItsColumn() {
+    // The prologue, a GES line whose 8 blanks became a tab (no GES line then: an extra line), a
+    // tab right after the selection word (likewise), a card the table lacks, an extra line after
+    // a one-line card; a tab past column 80 too. Comments may hold tabs.
+    assertEquals(List.of("0:12-13 1 tab in column 13",
+        "4:0-1 1 MASS: tab in column 1",
+        "5:11-12 1 MASS: tab in column 12",
+        "7:9-10 1 tab in column 10",
+        "9:84-85 1 NODE: tab in column 85"),
+        check("INPUTVERSION\t2011", "MASS  /        1", "NAME m", "             1.", "\tNOD 3", "        NOD\t3",
+            "$ a\tcomment", "MATER /  \t   3", "NODE  /        1", " ".repeat(84) + "\t"));
+  }
+
+  @Test
+  void aKnownKeywordThatIsNoCardHeaderIsAWarningNamingTheForm() {
+    String form = " header: \"/\" must be in column 7, a blank after it: ";
+    assertEquals(List.of("1:0-8 2 NODE" + form + "\"NODE  / \"",
+        "2:0-6 2 NODE" + form + "\"NODE  / \"",
+        "3:0-8 2 SHELL" + form + "\"SHELL / \"",
+        "4:0-8 2 NODE" + form + "\"NODE  / \"",
+        "5:0-7 2 NODE" + form + "\"NODE  / \"",
+        "5:7-8 1 NODE: tab in column 8"),
+        check("NODE  /        1", "NODE   /       2", "NODE /        3", "SHELL         4       1", "NODE          5",
+            "NODE  /\t      6"));
+  }
+
+  @Test
+  void anUnknownWordInAHeadersPlaceIsAHintOnly() {
+    assertEquals(List.of("1:0-8 4 MATERX: not a card header: \"/\" must be in column 7, a blank after it",
+        "2:0-7 4 FOO: not a card header: \"/\" must be in column 7, a blank after it"),
+        check("NODE  /        1", "MATERX /       3", "FOO   /x"));
+  }
+
+  @Test
+  void linesTheSolverAcceptsAreNoHeaderProblems() {
+    // Valid headers of cards the table lacks, control lines, comments, a continuation line, the
+    // rows of a card, lines of a card the table lacks that name a keyword without a slash.
+    assertEquals(List.of(),
+        check("INPUTVERSION 2011", "ANALYSIS EXPLICIT", "NODE          1", "TITLE / x", "RUNEND/", "$NODE   /",
+            "# NODE /", "MATER /        3", "NODE          9", String.format("%-80s&", "TITLE / x"),
+            "NODE   /  continued", "MASS  /        1", "NAME NODE  /"));
+  }
+
+  @Test
   void aDeckOlderThanEveryLayoutKeepsOnlyErrorsAllLayoutsFind() {
     // 2011 reads NINT where 2020 has a blank field: "3" there is fine in 2011, a warning in 2020.
     Lines l = Lines.ofLatin1("SHELL /        1       1       1       2       3       4       3",
@@ -140,7 +184,8 @@ class DeckProblemsTest {
         "SHELL /        1       1       1       2       3       4", "SHELL /        1       1       1       2       3      4x",
         "PART  /        1   SHELL       0", "PART  /        1   SHELL       3", "RMATsteel", "NAME p", "        1.    2",
         "  0.5", "  x.5", "END_PART", "$ comment", "MASS  /        1", "             1.       7", "        NOD 1",
-        "        END", "junk\tline", "GROUP / g", "META", "END_META", String.format("%-80s&", "  1."), ""};
+        "        END", "junk\tline", "GROUP / g", "META", "END_META", String.format("%-80s&", "  1."), "",
+        "\tNOD 3", "        NOD\t3", "NODE   /       5", "NODE          7   1.", "MATER /        2", "FOO  / x"};
 
   /** A random edit of {@code deck} and its copy {@code lines}: {first, last, count}. */
   private static int[] randomEdit(Random rnd, Deck deck, List<String> lines) {

@@ -59,7 +59,7 @@ class LayoutContractIT {
   /** Every tenth data line of a deck gets one of the mistakes people make, reproducibly. */
   private static List<byte[]> mutated(List<byte[]> lines, long seed) {
     Random rnd = new Random(seed);
-    String[] junk = {"S", ".", "-", "e", "\t", " ", "&", "1", "x", "<P>", "..", "E+"};
+    String[] junk = {"S", ".", "-", "e", "\t", " ", "&", "1", "x", "<P>", "..", "E+", "/"};
     List<byte[]> out = new ArrayList<>(lines.size());
     for (byte[] l : lines) {
       if (l.length == 0 || l[0] == '$' || l[0] == '#' || rnd.nextInt(10) != 0) {
@@ -110,6 +110,11 @@ class LayoutContractIT {
         "                1.x             2.", "                END\r", "junk",
         "FUNCT /        2", "NAME f", "        REGUL   SECFO  1       2STOPMAX", "               0.              1.",
         "$ comment", "END", "FUNCT /        3", "NAME f", "ANGLE", "                 1.\t", "ENDX", "                2.",
+        // tabs and header shapes on lines no row takes
+        "NODE   /       3", "MASS  /        2       0", "NAME m", "              1.", "\tNOD 3", "        NOD\t3",
+        "NODE /        4", "SHELL         4       1", "NODE          5              0.", "FOO   /x", "MATERX/  1",
+        "ANALYSIS\tEXPLICIT", String.format("%-80s&", "NODE  /        6"), "NODE   /  continued", "NODE  /\t      7",
+        "RUNEND/", "NODE    ", "$ NODE   /\t",
     };
     List<byte[]> out = new ArrayList<>();
     for (String l : lines) out.add(l.getBytes(StandardCharsets.ISO_8859_1));

@@ -107,6 +107,27 @@ class DeadlineIT extends PluginTestBase {
     assertEquals(29L, nvim.eval("foldclosed(29)").join(), "the next command folds");
   }
 
+  /**
+   * wait() ends at any error message raised while it runs other work, even one a pcall catches
+   * (the soak's :edit! and buffer switches raise them): the command goes on waiting for its answer.
+   */
+  @Test
+  void anErrorMessageOfOtherWorkDuringTheWaitDoesNotEndIt() throws Exception {
+    setup("auto_attach = false");
+    foldThenStopTheJvm(60000);
+    lua("vim.defer_fn(function() pcall(vim.cmd, 'foldopen') end, 100)"); // E490, caught
+
+    CompletableFuture<Void> fold = nvim.command("NvimpamFold");
+    Thread.sleep(600);
+    assertFalse(fold.isDone(), "the command still waits for the stopped JVM");
+    signal("CONT", stopped);
+    stopped = -1;
+
+    fold.get(ANSWER_S, TimeUnit.SECONDS);
+    assertEquals(List.of(), notes(), "answered, no message");
+    assertEquals(29L, nvim.eval("foldclosed(29)").join(), "folded by the answer");
+  }
+
   @Test
   void ctrlCFromAnotherClientEndsTheWait() throws Exception {
     setup("auto_attach = false");

@@ -114,6 +114,44 @@ class DiagnosticsIT extends PluginTestBase {
     assertTrue(d.stream().anyMatch(s -> s.startsWith("0:0-0 3 ") && s.contains("10 field problems")), d.toString());
   }
 
+  private void type(String keys) {
+    lua("vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('" + keys + "', true, false, true), 'xt', false)");
+  }
+
+  @Test
+  void aTabOnAnyLineIsAnErrorAtItsColumn() throws IOException {
+    setup("");
+    EmbeddedNvim.edit(nvim, deck("INPUTVERSION\t2011", "GROUP / doors", "        NOD 1", "\tNOD 3", "        NOD\t4",
+        GOOD, "        \t"), dir);
+    assertEquals(List.of("0:12-13 1 tab in column 13", "3:0-1 1 GROUP: tab in column 1",
+        "4:11-12 1 GROUP: tab in column 12", "6:8-9 1 NODE: tab in column 9"), diagnostics(d -> d.size() == 4, "four tabs"));
+  }
+
+  @Test
+  void pamcrashBuffersExpandTabsSoThatAutoindentOnAGesLineTypesBlanks() throws IOException {
+    setup("");
+    nvim.command("filetype plugin on").join(); // Neovim's default, off in the test's Neovim
+    EmbeddedNvim.edit(nvim, deck("INPUTVERSION 2011", "GROUP / doors", "        NOD 1"), dir);
+    assertEquals(true, lua("return vim.bo.expandtab"));
+    nvim.command("setlocal autoindent | 3").join();
+    type("oNOD 3<Esc>");
+    assertEquals("        NOD 3", lua("return vim.api.nvim_buf_get_lines(0, 3, 4, true)[1]"));
+    nvim.command("setlocal noexpandtab").join(); // what it was: the TAB is found
+    type("oNOD 4<Esc>");
+    assertEquals(List.of("4:0-1 1 GROUP: tab in column 1"), diagnostics("tab"));
+  }
+
+  @Test
+  void aKnownKeywordThatIsNoCardHeaderIsAWarningAndAnUnknownWordAHint() throws IOException {
+    setup("");
+    EmbeddedNvim.edit(nvim, deck("INPUTVERSION 2011", GOOD, "NODE   /       3              0.",
+        "NODE /        4              0.", "NODE           5              0.", "FOO   /x", "SHELL /x      1"), dir);
+    String form = " header: \"/\" must be in column 7, a blank after it: ";
+    assertEquals(List.of("2:0-8 2 NODE" + form + "\"NODE  / \"", "3:0-6 2 NODE" + form + "\"NODE  / \"",
+        "4:0-8 2 NODE" + form + "\"NODE  / \"", "5:0-7 4 FOO: not a card header: \"/\" must be in column 7, a blank after it",
+        "6:0-7 2 SHELL" + form + "\"SHELL / \""), diagnostics(d -> d.size() == 5, "five header problems"));
+  }
+
   @Test
   void noDiagnosticsWhenTheChecksAreOff() throws IOException {
     setup("checks = false");
@@ -131,9 +169,50 @@ class DiagnosticsIT extends PluginTestBase {
     nvim.command("NvimpamCheck").join();
     Map<String, Object> qf = (Map<String, Object>) lua("return vim.fn.getqflist({ items = 1, title = 1 })");
     List<Map<String, Object>> items = (List<Map<String, Object>>) qf.get("items");
-    assertEquals(List.of(2L, 4L), items.stream().map(i -> ((Number) i.get("lnum")).longValue()).toList());
-    assertEquals("NODE / X: \"-1263.9S\" is not a number", items.get(0).get("text"));
-    assertTrue(String.valueOf(qf.get("title")).contains("2"), String.valueOf(qf.get("title")));
+    // the field problems, and node 2 defined twice
+    assertEquals(List.of("2 NODE: node 2 is defined 2 times", "2 NODE / X: \"-1263.9S\" is not a number",
+        "4 NODE: node 2 is defined 2 times", "4 NODE / X: \"-1263.9S\" is not a number"),
+        items.stream().map(i -> i.get("lnum") + " " + i.get("text")).toList());
+    assertTrue(String.valueOf(qf.get("title")).startsWith("nvimpam: 4 problems in "), String.valueOf(qf.get("title")));
+  }
+
+  @Test
+  void checkListsOneProblemOfEachProducerAcrossTheDeckAndItsIncludeFiles() throws IOException {
+    String node = "NODE  /        1              0.              0.              0.";
+    Files.write(dir.resolve("parts.inc"), deck("NODE  /        2        -1263.9S              0.",
+        "NODE   /       3              0.", "NODE  /        4\t             0.", "FOO   /x", "INCLU / car.pc"));
+    Files.write(dir.resolve("blob.inc"), new byte[] {'N', 0, 'x'});
+    Path car = dir.resolve("car.pc");
+    Files.write(car, deck("INPUTVERSION 2011", "INCLU / parts.inc", "INCLU / missing.inc", "INCLU / blob.inc", node, node,
+        "SHELL /        1       7       1       2       3       4"));
+    setup("");
+    nvim.command("edit " + car).join();
+    lua("vim.wait(10000, function() return require('nvimpam.folds').applied_tick(0) ~= nil end, 10)");
+    nvim.command("NvimpamCheck").join();
+    @SuppressWarnings("unchecked")
+    List<String> got = (List<String>) lua("local out = {} for _, q in ipairs(vim.fn.getqflist()) do "
+        + "out[#out + 1] = string.format('%s:%d:%d %s %s', vim.fn.fnamemodify(vim.api.nvim_buf_get_name(q.bufnr), ':t'), "
+        + "q.lnum, q.col, q.type, q.text) end return out");
+    for (String want : List.of(
+        "car.pc:2:9 E parts.inc line 5: include cycle: car.pc -> parts.inc -> car.pc", // on the deck's INCLU line too
+        "car.pc:3:9 E include file missing.inc not found",
+        "car.pc:4:9 E include file blob.inc is a binary file, not a deck",
+        "car.pc:5:16 E NODE: node 1 is defined 2 times",
+        "car.pc:6:16 E NODE: node 1 is defined 2 times",
+        "car.pc:7:24 E SHELL / IDPRT: part 7 is not defined",
+        "parts.inc:1:17 E NODE / X: \"-1263.9S\" is not a number",
+        "parts.inc:2:1 W NODE header: \"/\" must be in column 7, a blank after it: \"NODE  / \"",
+        "parts.inc:3:17 E NODE / X: tab in column 17",
+        "parts.inc:4:1 N FOO: not a card header: \"/\" must be in column 7, a blank after it",
+        "parts.inc:5:9 E include cycle: car.pc -> parts.inc -> car.pc")) {
+      assertTrue(got.stream().anyMatch(g -> g.startsWith(want.substring(0, want.indexOf(' ') + 2))
+          && g.contains(want.substring(want.indexOf(' ') + 3))), want + " in " + got);
+    }
+    assertEquals(got.stream().sorted(java.util.Comparator.comparing((String g) -> !g.startsWith("car.pc"))
+        .thenComparing(g -> Integer.parseInt(g.split(":")[1]))).toList(), got, "the deck first, each file by line");
+    assertTrue(String.valueOf(lua("return vim.fn.getqflist({ title = 1 }).title"))
+        .matches("nvimpam: " + got.size() + " problems in car\\.pc and 1 include files"), String.valueOf(lua(
+        "return vim.fn.getqflist({ title = 1 }).title")));
   }
 
   @Test

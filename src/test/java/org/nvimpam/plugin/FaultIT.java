@@ -344,6 +344,38 @@ class FaultIT extends PluginTestBase {
     assertEquals(List.of(), errorNotes());
   }
 
+  /**
+   * Buffers wiped right after they open (their attach still on its way to the JVM, or its load
+   * under way): a buffer that is gone is no error, and nothing says it is.
+   */
+  @Test
+  void buffersWipedRightAfterTheyOpenGiveNoMessage() throws Exception {
+    setup("debounce_ms = 20");
+    nvim.command("filetype on").join();
+    nvim.command("set hidden").join();
+    RandomDecks decks = new RandomDecks(51);
+    StringBuilder files = new StringBuilder();
+    for (int i = 0; i < 50; i++) {
+      Path f = dir.resolve("wiped" + i + ".pc");
+      Files.write(f, join(decks.deck(200 + 10 * i)));
+      files.append(' ').append(f);
+    }
+    for (int round = 0; round < 3; round++) {
+      // opened, visited and wiped in one go: every attach arrives after its buffer is gone
+      nvim.command("args" + files + " | silent bufdo set ft=pamcrash | silent! %bwipeout!").join();
+      lua("vim.wait(500)");
+    }
+    for (int i = 0; i < 50; i++) { // one at a time: the attach meets the wipe at every stage
+      nvim.command("edit " + dir.resolve("wiped" + i + ".pc")).join();
+      if (i % 3 == 1) lua("vim.wait(" + (i % 7) + ")");
+      nvim.command("bwipeout!").join();
+    }
+    nvim.command("edit " + dir.resolve("wiped0.pc")).join();
+    awaitApplied(nvim.currentBuffer().join()); // the JVM still serves
+    lua("vim.wait(300)");
+    assertEquals(List.of(), errorNotes());
+  }
+
   // ---- helpers ----------------------------------------------------------------------------------
 
   private void input(String keys) {

@@ -545,7 +545,8 @@ local function buffer_mode()
           for k = r, 1, -1 do
             local o = e.rows[k]
             if o.kind == layout.IF and values[o.cond_field] == nil then
-              values[o.cond_field] = o.cond_value
+              -- FIELD:V1,V2 holds with V1; FIELD!V1,V2 with the field blank
+              values[o.cond_field] = o.cond_negated and '' or o.cond_values[1]
             end
           end
           local deck = { 'INPUTVERSION ' .. e.version }

@@ -1,6 +1,6 @@
 " Compiler: PAM-CRASH decks, checked by nvimpam's `check` (:help nvimpam-compiler).
 " `:compiler pamcrash | make` checks the current deck and the files it includes into the
-" quickfix list, errors and warnings apart; `:make --top` adds options.
+" quickfix list, errors, warnings and hints apart; `:make --top` adds options.
 if exists('current_compiler')
   finish
 endif
@@ -12,5 +12,5 @@ let s:cmd = luaeval("(function() local j = require('nvimpam.host.java') "
 execute 'CompilerSet makeprg=' . escape(s:cmd . ' check %:S', ' \|"')
 unlet s:cmd
 
-" FILE:LINE:COL: error|warning: MESSAGE [CODE]; the summary on stderr is left out.
-CompilerSet errorformat=%f:%l:%c:\ %trror:\ %m,%f:%l:%c:\ %tarning:\ %m,%-G%.%#
+" FILE:LINE:COL: error|warning|info: MESSAGE [CODE]; the summary on stderr is left out.
+CompilerSet errorformat=%f:%l:%c:\ %trror:\ %m,%f:%l:%c:\ %tarning:\ %m,%f:%l:%c:\ %tnfo:\ %m,%-G%.%#

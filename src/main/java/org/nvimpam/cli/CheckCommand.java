@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
       "",
       "Output (stdout), one line per problem with --format text:",
       "  FILE:LINE:COL: SEVERITY: MESSAGE [CODE]",
-      "SEVERITY is error or warning; FILE is the deck as given, or an include file relative to it; LINE and "
+      "SEVERITY is error, warning or info (a hint, never counted as a warning); FILE is the deck as given, or an include file relative to it; LINE and "
           + "COL are 1-based (COL counts bytes). Neovim's 'errorformat' reads it: :cexpr system('java -jar "
           + "nvimpam.jar check deck.pc'), or :compiler pamcrash | make.",
       "--format json: one array of {file, line, col, end_col, severity, code, message}, 1-based, end_col "
@@ -184,8 +184,9 @@ public final class CheckCommand implements Callable<Integer> {
     StringBuilder s = new StringBuilder(deck.toString()).append(": ").append(count(r.errors(), "error"))
         .append(", ").append(count(r.warnings(), "warning")).append(" in ").append(count(r.files().size(), "file"))
         .append(" (").append(count(r.lines(), "line")).append(")");
+    if (r.infos() > 0) s.append("; ").append(r.infos()).append(" info");
     long shown = r.problems().size();
-    if (shown < r.errors() + r.warnings() && shown > 0) s.append("; ").append(shown).append(" shown");
+    if (shown < r.errors() + r.warnings() + r.infos() && shown > 0) s.append("; ").append(shown).append(" shown");
     if (r.fragment() && r.undefinedIds() > 0) {
       s.append("; an include fragment (no INPUTVERSION, no RUNEND): ").append(count(r.undefinedIds(), "id"))
           .append(" referenced and defined elsewhere (--top reports them)");
@@ -216,7 +217,12 @@ public final class CheckCommand implements Callable<Integer> {
   }
 
   static String severity(int s) {
-    return s == TreeCheck.ERROR ? "error" : "warning";
+    return s == TreeCheck.ERROR ? "error" : s == TreeCheck.WARNING ? "warning" : "info";
+  }
+
+  /** SARIF's result level: its name for info is "note". */
+  static String sarifLevel(int s) {
+    return s == TreeCheck.INFO ? "note" : severity(s);
   }
 
   /** Problems in one format; JSON and SARIF close their document at the end. */
@@ -245,7 +251,7 @@ public final class CheckCommand implements Callable<Integer> {
         case sarif -> {
           out.print(count == 0 ? "\n" : ",\n");
           out.print("        {\"ruleId\": \"" + p.code().code() + "\", \"ruleIndex\": " + p.code().ordinal()
-              + ", \"level\": \"" + severity(p.severity()) + "\", \"message\": {\"text\": " + quote(p.message())
+              + ", \"level\": \"" + sarifLevel(p.severity()) + "\", \"message\": {\"text\": " + quote(p.message())
               + "}, \"locations\": [{\"physicalLocation\": {\"artifactLocation\": {\"uri\": "
               + quote(uri(file)) + "}, \"region\": {\"startLine\": " + (p.line() + 1) + ", \"startColumn\": "
               + (p.col() + 1) + ", \"endColumn\": " + (p.end() + 1) + "}}}]}");

@@ -40,8 +40,10 @@ import org.nvimpam.ids.IncludeWalk;
 public final class TreeCheck {
   public static final int ERROR = 1;
   public static final int WARNING = 2;
+  /** A hint (vim.diagnostic's HINT): told as "info", counted apart from the warnings. */
+  public static final int INFO = 4;
 
-  /** One problem: 0-based {@code line}, byte columns {@code [col, end)}, severity 1 error or 2 warning. */
+  /** One problem: 0-based {@code line}, byte columns {@code [col, end)}, severity {@link #ERROR}, {@link #WARNING} or {@link #INFO}. */
   public record Problem(Path file, int line, int col, int end, int severity, ProblemCode code, String message) {}
 
   /**
@@ -62,7 +64,7 @@ public final class TreeCheck {
    * references and does not define, counted but not reported.
    */
   public record Result(Path deck, List<Path> files, List<Problem> problems, long errors, long warnings,
-      long undefinedIds, boolean fragment, long lines) {}
+      long infos, long undefinedIds, boolean fragment, long lines) {}
 
   /** Told how far the work got. */
   public interface Progress {
@@ -163,6 +165,7 @@ public final class TreeCheck {
     List<Problem> kept = new ArrayList<>();
     long errors = 0;
     long warnings = 0;
+    long infos = 0;
     long lines = 0;
     List<Path> paths = new ArrayList<>();
     for (FileRun f : files) {
@@ -172,6 +175,7 @@ public final class TreeCheck {
         all.addAll(p.problems);
         errors += p.errors;
         warnings += p.warnings;
+        infos += p.infos;
       }
       for (Piece p : f.pieces2) all.addAll(p.problems);
       errors += f.errors;
@@ -182,7 +186,7 @@ public final class TreeCheck {
         kept.add(p);
       }
     }
-    return new Result(root, paths, kept, errors, warnings, undefinedIds, top.fragment, lines);
+    return new Result(root, paths, kept, errors, warnings, infos, undefinedIds, top.fragment, lines);
   }
 
   /** One file of the tree and what its pieces found. */
@@ -315,6 +319,7 @@ public final class TreeCheck {
     final List<Dup> dups = new ArrayList<>();
     long errors;
     long warnings;
+    long infos;
 
     Piece(FileRun f, int pass, ChunkLines lines, int base) {
       this.f = f;
@@ -349,7 +354,8 @@ public final class TreeCheck {
       for (int i = 0; i < n; i++) {
         int sev = fields.severity(i);
         if (sev == ERROR) p.errors++;
-        else p.warnings++;
+        else if (sev == WARNING) p.warnings++;
+        else p.infos++;
         if (p.problems.size() < options.keep) {
           p.problems.add(new Problem(p.f.path, p.base + fields.line(i), fields.col(i), fields.end(i), sev,
               fields.code(i), new String(fields.message(i, src), StandardCharsets.UTF_8)));

@@ -115,10 +115,11 @@ class CheckCommandTest {
     for (Object o : all) assertEquals(code.code(), ((Map<?, ?>) o).get("code"), "one kind of problem only: " + r.out());
     String file = code == ProblemCode.INCLUDE_CYCLE ? dir.resolve("loop.inc").toString() : dir.resolve("deck.pc").toString();
     assertEquals(file, first.get("file"));
-    // a hint (header-unknown) is no error either: check shows it as a warning
-    boolean warning = code == ProblemCode.FIELD_BLANK || code == ProblemCode.HEADER || code == ProblemCode.HEADER_UNKNOWN;
-    assertEquals(warning ? "warning" : "error", first.get("severity"));
-    assertEquals(warning ? 0 : 1, r.code(), r.err());
+    // a hint (header-unknown) is info: no error, no warning
+    boolean warning = code == ProblemCode.FIELD_BLANK || code == ProblemCode.HEADER;
+    boolean info = code == ProblemCode.HEADER_UNKNOWN;
+    assertEquals(info ? "info" : warning ? "warning" : "error", first.get("severity"));
+    assertEquals(warning || info ? 0 : 1, r.code(), r.err());
   }
 
   @Test
@@ -227,6 +228,19 @@ class CheckCommandTest {
     write("deck.pc", V, N1, mtoco("xx", "111111", "ALL"), "NAME x");
     assertEquals(0, run("check", dir.resolve("deck.pc").toString()).code());
     assertEquals(1, run("check", "--warnings-as-errors", dir.resolve("deck.pc").toString()).code());
+  }
+
+  @Test
+  void aHintIsInfoInEveryFormatAndNoWarning() throws Exception {
+    write("deck.pc", V, N1, "FOO   /x");
+    Path deck = dir.resolve("deck.pc");
+    Run text = run("check", "--warnings-as-errors", deck.toString());
+    assertEquals(0, text.code(), text.err());
+    assertTrue(text.out().contains(":3:1: info: FOO: not a card header"), text.out());
+    assertTrue(text.err().contains(": 0 errors, 0 warnings in 1 file (3 lines); 1 info"), text.err());
+    Map<?, ?> sarif = (Map<?, ?>) Json.parse(run("check", "--format", "sarif", deck.toString()).out());
+    Map<?, ?> result = (Map<?, ?>) ((List<?>) ((Map<?, ?>) ((List<?>) sarif.get("runs")).get(0)).get("results")).get(0);
+    assertEquals("note", result.get("level"));
   }
 
   @Test

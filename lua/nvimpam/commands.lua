@@ -59,14 +59,14 @@ M.list = {
     name = 'NvimpamFoldInfo',
     desc = 'nvimpam: version, JVM, strategy, buffers, last timings',
     run = function()
-      echo_lines(nvimpam().info_lines())
+      require('nvimpam.float').show(nvimpam().info_lines(), 'nvimpam')
     end,
   },
   {
     name = 'NvimpamFoldBench',
     desc = 'nvimpam: time every fold strategy on the current buffer',
     run = function(o)
-      echo_lines(nvimpam().bench(o.buf).lines)
+      require('nvimpam.float').show(nvimpam().bench(o.buf).lines, 'nvimpam fold strategies')
     end,
   },
   {

@@ -25,52 +25,20 @@ function M.select(items, opts, on_choice)
   end
   local format_item = opts.format_item or tostring
   local lines = {}
-  local width = vim.fn.strdisplaywidth(opts.prompt or '') + 2
   for i, it in ipairs(items) do
     lines[i] = format_item(it)
-    width = math.max(width, vim.fn.strdisplaywidth(lines[i]))
   end
-  local buf = api.nvim_create_buf(false, true)
-  api.nvim_buf_set_lines(buf, 0, -1, false, lines)
-  vim.bo[buf].modifiable = false
-  vim.bo[buf].bufhidden = 'wipe'
-  width = math.max(1, math.min(width, vim.o.columns - 4))
-  local height = math.max(1, math.min(#lines, vim.o.lines - 6))
-  local config = { relative = 'editor', width = width, height = height, style = 'minimal', border = 'single',
-    row = math.max(0, math.floor((vim.o.lines - height) / 2) - 1), col = math.max(0, math.floor((vim.o.columns - width) / 2)) }
-  if vim.fn.has('nvim-0.9') == 1 and opts.prompt then
-    config.title = ' ' .. opts.prompt .. ' '
-  end
-  local win = api.nvim_open_win(buf, true, config)
+  local picked
+  local win, buf, close = require('nvimpam.float').open(lines, { title = opts.prompt, on_close = function()
+    on_choice(picked and items[picked] or nil, picked)
+  end })
   vim.wo[win].cursorline = true
-  local done = false
-  local function finish(index)
-    if done then
-      return
-    end
-    done = true
-    if api.nvim_win_is_valid(win) then
-      api.nvim_win_close(win, true)
-    end
-    on_choice(index and items[index] or nil, index)
-  end
-  local map = { buffer = buf, nowait = true, silent = true }
-  for _, key in ipairs({ 'q', '<Esc>', '<C-c>' }) do
-    vim.keymap.set('n', key, function()
-      finish(nil)
-    end, map)
-  end
   for _, key in ipairs({ '<CR>', '<2-LeftMouse>' }) do
     vim.keymap.set('n', key, function()
-      finish(api.nvim_win_get_cursor(win)[1])
-    end, map)
+      picked = api.nvim_win_get_cursor(win)[1]
+      close()
+    end, { buffer = buf, nowait = true, silent = true })
   end
-  -- Leaving the list (a click elsewhere, CTRL-W) closes it without a pick; not inside WinLeave.
-  api.nvim_create_autocmd('WinLeave', { buffer = buf, once = true, callback = function()
-    vim.schedule(function()
-      finish(nil)
-    end)
-  end })
   return win
 end
 

@@ -380,13 +380,14 @@ local function card_diagnostics(L, h, last, e, lnum0, out)
   local rows = require('nvimpam.rows')
   local kind, ent, rowi = scratch[1], scratch[2], scratch[3]
   local nxt = rows.walk_card(L, h, last, e, kind, ent, rowi)
+  local opaque = require('nvimpam.layout').opaque_body(e)
   for i = h, nxt - 1 do
     local k = kind[i]
     if k == ROW then
       diagnose(L[i], e, rowi[i], lnum0 + i - 1, out)
     elseif k == GES or k == GES_END then
       diagnose(L[i], e, nil, lnum0 + i - 1, out)
-    elseif k == EXTRA then
+    elseif k == EXTRA and not opaque then
       free_line(L, i, e, true, lnum0 + i - 1, out)
     end
   end

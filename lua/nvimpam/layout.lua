@@ -721,4 +721,14 @@ function M.dump(dir)
   return table.concat(out, '\n')
 end
 
+
+--- Whether entry e's body is opaque: its layout is its header row and its end word only, so the
+--- lines between are the card's own data in no layout (SECURE's encrypted input), never checked.
+--- The JVM's CardLayouts.opaqueBody says the same.
+---@param e table an entry of the table
+---@return boolean
+function M.opaque_body(e)
+  return #e.rows == 2 and e.end_row == 2
+end
+
 return M

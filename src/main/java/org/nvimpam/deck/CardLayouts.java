@@ -182,6 +182,15 @@ public final class CardLayouts {
     return endRows[entry];
   }
 
+  /**
+   * Whether entry {@code entry}'s body is opaque: its layout is its header row and its end word
+   * only, so the lines between are the card's own data in no layout (SECURE's encrypted input),
+   * never checked. lua/nvimpam/layout.lua's opaque_body says the same.
+   */
+  boolean opaqueBody(int entry) {
+    return checks[entry].length == 2 && endRows[entry] == 1;
+  }
+
   boolean readsRows(int entry) {
     return readsRows[entry];
   }

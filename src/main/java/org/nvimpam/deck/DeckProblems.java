@@ -286,7 +286,7 @@ public final class DeckProblems {
     int off = walker.lineStart();
     int len = walker.lineLength();
     if (code == RowWalker.EXTRA) {
-      freeLine(a, off, len, line, entry, true);
+      if (!table.opaqueBody(entry)) freeLine(a, off, len, line, entry, true);
       return;
     }
     int first = out.size;

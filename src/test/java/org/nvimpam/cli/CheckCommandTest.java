@@ -30,22 +30,8 @@ class CheckCommandTest {
 
   @TempDir Path dir;
 
-  record Run(int code, String out, String err) {}
-
-  static Run run(String... args) {
-    PrintStream oldOut = System.out;
-    PrintStream oldErr = System.err;
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    try {
-      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-      int code = Main.run(args);
-      return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    } finally {
-      System.setOut(oldOut);
-      System.setErr(oldErr);
-    }
+  static CliRun run(String... args) {
+    return CliRun.of(args);
   }
 
   static String node(String id, String x) {
@@ -105,7 +91,7 @@ class CheckCommandTest {
   void eachCodeIsFoundWhereItIs(ProblemCode code, List<String> lines, int line, int col, String message) throws Exception {
     files();
     write("deck.pc", lines.toArray(String[]::new));
-    Run r = run("check", "--format", "json", dir.resolve("deck.pc").toString());
+    CliRun r = run("check", "--format", "json", dir.resolve("deck.pc").toString());
     List<?> all = (List<?>) Json.parse(r.out());
     Map<?, ?> first = (Map<?, ?>) all.get(0);
     assertEquals(code.code(), first.get("code"), r.out());
@@ -133,7 +119,7 @@ class CheckCommandTest {
   void textIsOneLinePerProblemWithTheFileAsGivenAndTheIncludesRelativeToIt() throws Exception {
     write("m/deck.pc", V, N1, node("2x", "0."), "INCLU / inc/part.inc");
     write("m/inc/part.inc", node("1", "0."), "INCLU / gone.inc");
-    Run r = run("check", dir.resolve("m/deck.pc").toString());
+    CliRun r = run("check", dir.resolve("m/deck.pc").toString());
     String d = dir.resolve("m").toString();
     assertEquals(d + "/deck.pc:2:16: error: NODE: node 1 is defined 2 times [id-duplicate]\n"
         + d + "/deck.pc:3:9: error: NODE / IDNOD: \"2x\" is not an integer [field-int]\n"
@@ -157,7 +143,7 @@ class CheckCommandTest {
   @Test
   void sarifIsALogWithOneRulePerCodeAndTheResults() throws Exception {
     write("deck.pc", V, N1, node("2x", "0."), N1);
-    Run r = run("check", "--format", "sarif", dir.resolve("deck.pc").toString());
+    CliRun r = run("check", "--format", "sarif", dir.resolve("deck.pc").toString());
     Map<?, ?> log = (Map<?, ?>) Json.parse(r.out());
     assertEquals("2.1.0", log.get("version"));
     Map<?, ?> run = (Map<?, ?>) ((List<?>) log.get("runs")).get(0);
@@ -188,7 +174,7 @@ class CheckCommandTest {
   @Test
   void jsonHasEveryFieldAndEscapesTheMessage() throws Exception {
     write("deck.pc", V, N1, node("\"\\x", "0."));
-    Run r = run("check", "--format", "json", dir.resolve("deck.pc").toString());
+    CliRun r = run("check", "--format", "json", dir.resolve("deck.pc").toString());
     List<?> all = (List<?>) Json.parse(r.out());
     assertEquals(1, all.size());
     Map<?, ?> p = (Map<?, ?>) all.get(0);
@@ -200,13 +186,13 @@ class CheckCommandTest {
   @Test
   void noProblemIsAnEmptyDocumentAndExitZero() throws Exception {
     write("deck.pc", V, N1);
-    Run json = run("check", "--format", "json", dir.resolve("deck.pc").toString());
+    CliRun json = run("check", "--format", "json", dir.resolve("deck.pc").toString());
     assertEquals(List.of(), Json.parse(json.out()));
     assertEquals(0, json.code());
-    Run sarif = run("check", "--format", "sarif", dir.resolve("deck.pc").toString());
+    CliRun sarif = run("check", "--format", "sarif", dir.resolve("deck.pc").toString());
     Map<?, ?> run = (Map<?, ?>) ((List<?>) ((Map<?, ?>) Json.parse(sarif.out())).get("runs")).get(0);
     assertEquals(List.of(), run.get("results"));
-    Run text = run("check", dir.resolve("deck.pc").toString());
+    CliRun text = run("check", dir.resolve("deck.pc").toString());
     assertEquals("", text.out());
     assertEquals(0, text.code());
   }
@@ -214,10 +200,10 @@ class CheckCommandTest {
   @Test
   void maxCapsWhatIsPrintedAndTheSummaryCountsAll() throws Exception {
     write("deck.pc", V, N1, node("2x", "0."), node("3x", "0."), node("4x", "0."));
-    Run r = run("check", "--max", "2", dir.resolve("deck.pc").toString());
+    CliRun r = run("check", "--max", "2", dir.resolve("deck.pc").toString());
     assertEquals(2, r.out().lines().count());
     assertTrue(r.err().contains(": 3 errors, 0 warnings in 1 file (5 lines); 2 shown"), r.err());
-    Run q = run("check", "--quiet", "--format", "json", dir.resolve("deck.pc").toString());
+    CliRun q = run("check", "--quiet", "--format", "json", dir.resolve("deck.pc").toString());
     assertEquals(List.of(), Json.parse(q.out()));
     assertTrue(q.err().contains(": 3 errors"), q.err());
     assertEquals(1, q.code());
@@ -234,7 +220,7 @@ class CheckCommandTest {
   void aHintIsInfoInEveryFormatAndNoWarning() throws Exception {
     write("deck.pc", V, N1, "FOO   /x");
     Path deck = dir.resolve("deck.pc");
-    Run text = run("check", "--warnings-as-errors", deck.toString());
+    CliRun text = run("check", "--warnings-as-errors", deck.toString());
     assertEquals(0, text.code(), text.err());
     assertTrue(text.out().contains(":3:1: info: FOO: not a card header"), text.out());
     assertTrue(text.err().contains(": 0 errors, 0 warnings in 1 file (3 lines); 1 info"), text.err());
@@ -246,16 +232,16 @@ class CheckCommandTest {
   @Test
   void aFragmentCountsItsUndefinedReferencesUnlessTop() throws Exception {
     write("frag.inc", node("1", "0."), "SHELL /      100      12       1       2       3       1", node("1", "0."));
-    Run r = run("check", "--format", "json", dir.resolve("frag.inc").toString());
+    CliRun r = run("check", "--format", "json", dir.resolve("frag.inc").toString());
     List<?> all = (List<?>) Json.parse(r.out());
     assertEquals(List.of("id-duplicate", "id-duplicate"), all.stream().map(o -> ((Map<?, ?>) o).get("code")).toList());
     assertTrue(r.err().contains("an include fragment (no INPUTVERSION, no RUNEND): 3 ids referenced and defined elsewhere"), r.err());
-    Run top = run("check", "--top", "--format", "json", dir.resolve("frag.inc").toString());
+    CliRun top = run("check", "--top", "--format", "json", dir.resolve("frag.inc").toString());
     List<?> topAll = (List<?>) Json.parse(top.out());
     assertEquals(5, topAll.size());
     assertEquals(3, topAll.stream().filter(o -> "id-undefined".equals(((Map<?, ?>) o).get("code"))).count());
     write("run.inc", "RUNEND/  ", "END_RUNEND", "SHELL /      100      12       1       1       1       1");
-    Run whole = run("check", dir.resolve("run.inc").toString());
+    CliRun whole = run("check", dir.resolve("run.inc").toString());
     assertEquals(5, whole.out().lines().filter(l -> l.endsWith("[id-undefined]")).count(), "RUNEND makes a whole deck: " + whole.out());
   }
 
@@ -264,11 +250,11 @@ class CheckCommandTest {
     // MTOCO's POSTYP (73-80) is a field from 2025 on; before, the columns are past every field.
     write("deck.pc", V, N1, mtoco("", "111111", "ALL") + "    AUTO", "NAME x");
     assertEquals(0, run("check", dir.resolve("deck.pc").toString()).code());
-    Run r = run("check", "--input-version", "2025", "--format", "json", dir.resolve("deck.pc").toString());
+    CliRun r = run("check", "--input-version", "2025", "--format", "json", dir.resolve("deck.pc").toString());
     assertEquals(0, r.code(), r.out());
     write("bad.pc", V, N1, mtoco("", "111111", "ALL") + "    SOME", "NAME x");
     assertEquals(0, run("check", dir.resolve("bad.pc").toString()).code());
-    Run bad = run("check", "--input-version", "2025", "--format", "json", dir.resolve("bad.pc").toString());
+    CliRun bad = run("check", "--input-version", "2025", "--format", "json", dir.resolve("bad.pc").toString());
     assertEquals(1, bad.code(), bad.out());
     assertEquals("field-choice", ((Map<?, ?>) ((List<?>) Json.parse(bad.out())).get(0)).get("code"));
   }
@@ -280,7 +266,7 @@ class CheckCommandTest {
     for (String[] c : new String[][] {{"gone.pc", "not found"}, {"sub", "is a folder, not a file"},
         {"core.pc", "is a binary file, not a deck"}}) {
       String f = dir.resolve(c[0]).toString();
-      Run r = run("check", f);
+      CliRun r = run("check", f);
       assertEquals(2, r.code(), r.err());
       assertEquals("", r.out());
       assertEquals("nvimpam check: " + f + " " + c[1] + "\n", r.err());
@@ -290,7 +276,7 @@ class CheckCommandTest {
   @Test
   void aBadDeckAmongGoodOnesStillChecksTheOthers() throws Exception {
     write("deck.pc", V, N1, node("2x", "0."));
-    Run r = run("check", dir.resolve("gone.pc").toString(), dir.resolve("deck.pc").toString());
+    CliRun r = run("check", dir.resolve("gone.pc").toString(), dir.resolve("deck.pc").toString());
     assertEquals(2, r.code());
     assertEquals(1, r.out().lines().count());
     assertTrue(r.err().startsWith("nvimpam check: " + dir.resolve("gone.pc") + " not found\n"), r.err());
@@ -300,7 +286,7 @@ class CheckCommandTest {
   void anIncludeCycleGivenAsDeckIsReportedOnceAndExitsOne() throws Exception {
     write("a.pc", V, "INCLU / b.inc");
     write("b.inc", "INCLU / a.pc");
-    Run r = run("check", dir.resolve("a.pc").toString());
+    CliRun r = run("check", dir.resolve("a.pc").toString());
     assertEquals(dir.resolve("b.inc") + ":1:9: error: include cycle: a.pc -> b.inc -> a.pc [include-cycle]\n", r.out());
     assertEquals(1, r.code());
   }
@@ -311,14 +297,14 @@ class CheckCommandTest {
     assertEquals(2, run("check", "--format", "xml", "deck.pc").code());
     assertEquals(2, run("check", "--max", "-1", "deck.pc").code());
     assertEquals(2, run("check", "--bogus", "deck.pc").code());
-    Run r = run("check", "--input-version", "0", "deck.pc");
+    CliRun r = run("check", "--input-version", "0", "deck.pc");
     assertEquals(2, r.code());
     assertFalse(r.err().contains("Exception"), r.err());
   }
 
   @Test
   void listCodesNamesEveryCode() {
-    Run r = run("check", "--list-codes");
+    CliRun r = run("check", "--list-codes");
     assertEquals(0, r.code());
     for (ProblemCode c : ProblemCode.values()) {
       assertTrue(r.out().lines().anyMatch(l -> l.matches(c.code() + " +" + java.util.regex.Pattern.quote(c.description()))), c.code());
@@ -328,7 +314,7 @@ class CheckCommandTest {
 
   @Test
   void helpCheckDescribesTheFormatAndTheExitStatus() {
-    Run r = run("help", "check");
+    CliRun r = run("help", "check");
     assertTrue(r.out().contains("FILE:LINE:COL: SEVERITY: MESSAGE [CODE]"), r.out());
     assertTrue(r.out().contains("Exit status: 0 no error; 1 errors found"), r.out());
   }
@@ -338,7 +324,7 @@ class CheckCommandTest {
   void aGenDeckChecksCleanAndItsFirstVersionDoesNot() throws Exception {
     Path p = dir.resolve("gen.pc");
     Files.write(p, new DeckGenerator(5).generate(20_000));
-    Run clean = run("check", "--format", "json", p.toString());
+    CliRun clean = run("check", "--format", "json", p.toString());
     assertEquals(List.of(), Json.parse(clean.out()), clean.err());
     assertEquals(0, clean.code());
     Files.write(p, new DeckGenerator(5, 1).generate(20_000));
@@ -367,9 +353,9 @@ class CheckCommandTest {
     sb.append(String.format("SHELL / %8d%8d%8d%8d%8d%8d%n", 99999998, 1, 77777777, 5, 5, 5));
     Path p = dir.resolve("big.pc");
     Files.writeString(p, sb, StandardCharsets.ISO_8859_1);
-    Run one = run("check", "--threads", "1", "--format", "json", p.toString());
-    Run two = run("check", "--threads", "2", "--format", "json", p.toString());
-    Run three = run("check", "--threads", "3", "--format", "json", p.toString());
+    CliRun one = run("check", "--threads", "1", "--format", "json", p.toString());
+    CliRun two = run("check", "--threads", "2", "--format", "json", p.toString());
+    CliRun three = run("check", "--threads", "3", "--format", "json", p.toString());
     assertEquals(one.out(), two.out());
     assertEquals(one.out(), three.out());
     List<?> all = (List<?>) Json.parse(one.out());

@@ -31,7 +31,7 @@ class CheckIT extends PluginTestBase {
 
   /** What {@code check --format json} says of {@code deck}, as "lnum:col-end severity message [code]" (0-based, as vim.diagnostic). */
   private static List<String> check(Path deck) {
-    CheckCommandTest.Run r = CheckCommandTest.run("check", "--format", "json", deck.toString());
+    CliRun r = CheckCommandTest.run("check", "--format", "json", deck.toString());
     assertTrue(r.code() < 2, r.err());
     List<String> out = new ArrayList<>();
     for (Object o : (List<?>) Json.parse(r.out())) {

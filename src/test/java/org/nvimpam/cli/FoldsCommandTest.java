@@ -22,22 +22,8 @@ class FoldsCommandTest {
 
   @TempDir Path dir;
 
-  private record Run(int code, String out, String err) {}
-
-  private static Run run(String... args) {
-    PrintStream oldOut = System.out;
-    PrintStream oldErr = System.err;
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    try {
-      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-      int code = Main.run(args);
-      return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    } finally {
-      System.setOut(oldOut);
-      System.setErr(oldErr);
-    }
+  static CliRun run(String... args) {
+    return CliRun.of(args);
   }
 
   private Path deck() throws Exception {
@@ -48,35 +34,35 @@ class FoldsCommandTest {
 
   @Test
   void jsonListsTheFoldsLikeTheVectorsWithoutOneLineFolds() throws Exception {
-    Run r = run("folds", "--format", "json", deck().toString());
+    CliRun r = run("folds", "--format", "json", deck().toString());
     assertEquals(0, r.code());
     assertEquals("[\n  [2, 5, 2, \" 2 Nodes \"],\n  [2, 3, 1, \" 2 lines: Node \"]\n]\n", r.out());
   }
 
   @Test
   void oneLineIncludesOneLineFolds() throws Exception {
-    Run r = run("folds", "--format", "json", "--one-line", deck().toString());
+    CliRun r = run("folds", "--format", "json", "--one-line", deck().toString());
     assertEquals("[\n  [1, 1, 1, \" 1 lines: TITLE \"],\n  [2, 5, 2, \" 2 Nodes \"],\n"
         + "  [2, 3, 1, \" 2 lines: Node \"],\n  [5, 5, 1, \" 1 lines: Node \"]\n]\n", r.out());
   }
 
   @Test
   void compatLeavesUnknownCardsUnfolded() throws Exception {
-    Run r = run("folds", "--format", "json", "--one-line", "--compat", deck().toString());
+    CliRun r = run("folds", "--format", "json", "--one-line", "--compat", deck().toString());
     assertEquals("[\n  [2, 5, 2, \" 2 Nodes \"],\n"
         + "  [2, 3, 1, \" 2 lines: Node \"],\n  [5, 5, 1, \" 1 lines: Node \"]\n]\n", r.out());
   }
 
   @Test
   void textPrintsOneAlignedFoldPerLine() throws Exception {
-    Run r = run("folds", deck().toString());
+    CliRun r = run("folds", deck().toString());
     assertEquals(0, r.code());
     assertEquals("2-5  L2  2 Nodes\n2-3  L1  2 lines: Node\n", r.out().replace(System.lineSeparator(), "\n"));
   }
 
   @Test
   void missingFileGivesExitCode2AndAMessageOnStderr() {
-    Run r = run("folds", dir.resolve("missing.pc").toString());
+    CliRun r = run("folds", dir.resolve("missing.pc").toString());
     assertEquals(2, r.code());
     assertEquals("", r.out());
     assertTrue(r.err().contains("cannot read") && r.err().contains("missing.pc"), r.err());
@@ -86,7 +72,7 @@ class FoldsCommandTest {
   void emptyFileHasNoFolds() throws Exception {
     Path p = dir.resolve("empty.pc");
     Files.write(p, new byte[0]);
-    Run r = run("folds", "--format", "json", p.toString());
+    CliRun r = run("folds", "--format", "json", p.toString());
     assertEquals(0, r.code());
     assertEquals("[]\n", r.out());
   }

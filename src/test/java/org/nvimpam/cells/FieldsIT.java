@@ -131,8 +131,12 @@ class FieldsIT extends SharedNvimTestBase {
   }
 
   @Test
-  void linesOfCardsWithoutAnEntryAndExtraLinesAreNotChecked() {
-    assertEquals(List.of(), check("MATER /        1\n  abc\t\nNODE  /        1\nPART  /        1   SHELL       1\nNAME p\n"
+  void linesOfCardsWithoutAnEntryAndExtraLinesAreCheckedForTabsOnly() {
+    // their text is in no field; a tab would shift what the solver reads, wherever it is
+    assertEquals(List.of("1:5-6 1 tab in column 6", "10:4-5 1 PART: tab in column 5"),
+        check("MATER /        1\n  abc\t\nNODE  /        1\nPART  /        1   SHELL       1\nNAME p\n"
         + "\n\n\n\nEND_PART\n  1x\t", 2011));
+    assertEquals(List.of(), check("MATER /        1\n  abc\nNODE  /        1\nPART  /        1   SHELL       1\nNAME p\n"
+        + "\n\n\n\nEND_PART\n  1x", 2011));
   }
 }

@@ -73,6 +73,7 @@ public final class BenchCellsCommand implements Callable<Integer> {
     }
     List<Long> sizes = new ArrayList<>(lines);
     sizes.sort(null);
+    Files.createDirectories(dir); // where the decks are kept: made when new
     CellsBench bench = new CellsBench(nvim.path, r, dir, jarPath(), pages, rounds, System.err);
     List<CellsBench.Row> rows = new ArrayList<>();
     for (int i = 0; i < sizes.size(); i++) {

@@ -36,6 +36,7 @@ public final class BenchIdsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    java.nio.file.Files.createDirectories(dir); // where the decks are kept: made when new
     IdsBench bench = new IdsBench(neovim.path, root.path.toAbsolutePath(), dir, jvmArgs.args, System.err);
     List<IdsBench.Row> rows = new ArrayList<>();
     for (long n : lines) rows.add(bench.run(n));

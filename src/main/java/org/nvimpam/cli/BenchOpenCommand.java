@@ -59,6 +59,7 @@ public final class BenchOpenCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    java.nio.file.Files.createDirectories(dir); // where the decks are kept: made when new
     if (!chunksKb.isEmpty()) {
       Path file = dir.resolve("nvimpam-open-" + lines.get(0) + ".pc");
       if (!java.nio.file.Files.exists(file)) {

@@ -3,7 +3,42 @@
 local M = {}
 
 local v = vim.version()
-local at_least_0_11 = v.major > 0 or v.minor >= 11
+
+--- Whether this Neovim is 0.`minor` or newer (any 1.x counts as newer).
+---@param minor integer
+---@return boolean
+function M.at_least(minor)
+  return v.major > 0 or v.minor >= minor
+end
+
+--- This Neovim's version as `major.minor.patch`.
+M.version = string.format('%d.%d.%d', v.major, v.minor, v.patch)
+
+--- A key naming this exact Neovim (binary, version, API level), for what is cached per Neovim.
+M.cache_key = string.format('%s:%d.%d.%d-%d%s', vim.v.progpath, v.major, v.minor, v.patch, v.api_level,
+  v.prerelease and '-dev' or '')
+
+--- The oldest Neovim nvimpam supports (`:checkhealth` says so on an older one).
+M.oldest_minor = 7
+
+-- 0.11 made grr, grn and gO default keys (LSP); nvimpam's references, rename and outline take
+-- them in pamcrash buffers there, and have no default key before.
+M.lsp_default_keys = M.at_least(11)
+
+-- Floating windows take a title since 0.9.
+M.float_title = M.at_least(9)
+
+-- Virtual lines scroll sideways with the text since 0.11 (virt_lines_overflow = 'scroll').
+M.virt_lines_scroll = M.at_least(11)
+
+-- The C type of a pos_T's line number, for the FFI declaration of foldCreate() (native.lua):
+-- `long` in 0.7, int32_t in 0.10 to 0.12 (0.7.2, 0.10.4 and 0.12.4 read; 0.11 lies between two
+-- that agree); nil where not checked (0.8, 0.9, later releases).
+if v.major == 0 and v.minor == 7 then
+  M.fold_lnum_ctype = 'long'
+elseif v.major == 0 and v.minor >= 10 and v.minor <= 12 then
+  M.fold_lnum_ctype = 'int32_t'
+end
 
 -- libuv bindings: `vim.uv` since 0.10; `vim.loop` is its old name (gone in a future release).
 M.uv = vim.uv or vim.loop
@@ -25,23 +60,6 @@ function M.redraw_lines(buf, first, last)
     vim.api.nvim__redraw({ buf = buf, range = { first, last } })
   else
     vim.api.nvim__buf_redraw_range(buf, first, last)
-  end
-end
-
---- Checks values against types, given in the table form of 0.7:
---- `{ name = { value, type, optional } }`. 0.11 deprecates that form for
---- `vim.validate(name, value, type, optional)`, which 0.10 and older do not have. Names are
---- checked in sorted order, so the first error reported does not depend on table order.
----@param specs table<string, table> name -> { value, type, optional }
-function M.validate(specs)
-  if not at_least_0_11 then
-    return vim.validate(specs)
-  end
-  local names = vim.tbl_keys(specs)
-  table.sort(names)
-  for _, name in ipairs(names) do
-    local s = specs[name]
-    vim.validate(name, s[1], s[2], s[3])
   end
 end
 

@@ -34,54 +34,35 @@ end
 
 M.strategies = list(M.contract().strategies)
 
---- The options the JVM acts on (their names and defaults come from the contract).
+local schema = require('nvimpam.options')
+
+--- The options the JVM acts on, sorted; their defaults come from the contract.
 M.jvm_options = {}
-M.defaults = {
-  java = nil, -- path to java; default $JAVA_HOME/bin/java, then java on $PATH
-  jar = nil, -- default <plugin root>/target/nvimpam.jar
-  jvm_args = {}, -- extra JVM options, e.g. { '-Xmx4g' } for decks of tens of millions of lines
-  auto_attach = true, -- fold pamcrash buffers when opened and keep them folded while editing
-  live = true, -- refold while editing (with auto_attach, or after :NvimpamFoldAttach)
-  timeout_ms = 60000, -- how long a command waits for the JVM (a 10M-line deck folds in 2-3 s)
-  native_folds = true, -- create folds through Neovim's own C function where known safe (lua/nvimpam/native.lua)
-  cells = true, -- highlight the fields of known card rows (lua/nvimpam/cells.lua)
-  virtual_header = false, -- a virtual line above the cursor's row naming its fields (lua/nvimpam/header.lua)
-  templates_dir = nil, -- a folder of the user's own card templates (KEY.inc), before the table's (templates.lua)
-  mappings = require('nvimpam.mappings').defaults(), -- name -> key, or false for none (mappings.lua)
-  formatexpr = true, -- gq aligns card rows in pamcrash buffers (align.lua)
-  omnifunc = true, -- 'omnifunc' completes ids and choice values in pamcrash buffers (ids.lua)
-  complete_max = 50, -- at most this many completion items (a node field has millions of candidates)
-  refs_max = 100000, -- :NvimpamRefs lists at most this many lines (it counts them all)
-}
-for key, value in pairs(M.contract()) do
-  local name = key:match('^option%.(.+)$')
-  if name then
-    M.jvm_options[#M.jvm_options + 1] = name
-    M.defaults[name] = typed(value)
+--- Every option's default (nil for the ones computed when used: java, jar, templates_dir).
+M.defaults = {}
+for _, o in ipairs(schema.list) do
+  if o.jvm then
+    M.jvm_options[#M.jvm_options + 1] = o.name
+    M.defaults[o.name] = typed(M.contract()['option.' .. o.name])
+  elseif o.name == 'mappings' then
+    M.defaults.mappings = require('nvimpam.mappings').defaults()
+  else
+    M.defaults[o.name] = vim.deepcopy(o.default)
   end
 end
 table.sort(M.jvm_options)
 
--- Option name -> { type, optional }: the type of its default, except for these.
-local types = { java = { 'string', true }, jar = { 'string', true }, templates_dir = { 'string', true },
-  mappings = { 'table', false, 'boolean' } }
-for key, default in pairs(M.defaults) do
-  types[key] = types[key] or { type(default) }
-end
-
 local function check(opts, given)
   for key in pairs(given) do
-    if not types[key] then
-      local keys = vim.tbl_keys(types)
-      table.sort(keys)
+    if not schema.get(key) then
       error(string.format("nvimpam: unknown option '%s'; valid options: %s", tostring(key),
-        table.concat(keys, ', ')), 0)
+        table.concat(schema.names(), ', ')), 0)
     end
   end
-  for key, t in pairs(types) do
-    local v = opts[key]
-    if not (v == nil and t[2]) and type(v) ~= t[1] and not (t[3] and type(v) == t[3]) then
-      error(string.format('nvimpam: option %s: expected %s, got %s', key, t[1], vim.inspect(v)), 0)
+  for _, o in ipairs(schema.list) do
+    local v = opts[o.name]
+    if not (v == nil and o.optional) and type(v) ~= o.type and not (o.also and type(v) == o.also) then
+      error(string.format('nvimpam: option %s: expected %s, got %s', o.name, o.type, vim.inspect(v)), 0)
     end
   end
   M.check_strategy(opts.strategy)

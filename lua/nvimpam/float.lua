@@ -24,7 +24,7 @@ function M.open(lines, opts)
   local height = math.max(1, math.min(#lines, vim.o.lines - 6))
   local config = { relative = 'editor', width = width, height = height, style = 'minimal', border = 'single',
     row = math.max(0, math.floor((vim.o.lines - height) / 2) - 1), col = math.max(0, math.floor((vim.o.columns - width) / 2)) }
-  if vim.fn.has('nvim-0.9') == 1 and opts.title then
+  if require('nvimpam.compat').float_title and opts.title then
     config.title = ' ' .. opts.title .. ' '
   end
   local win = api.nvim_open_win(buf, true, config)

@@ -14,8 +14,7 @@ local api = vim.api
 M.ns = api.nvim_create_namespace('nvimpam_header')
 local ID = 1 -- the one mark per buffer
 
-local v = vim.version()
-local scrolls = v.major > 0 or v.minor >= 11
+local scrolls = require('nvimpam.compat').virt_lines_scroll
 
 local marked = {} -- buf -> { row, text } of its mark
 local group = nil

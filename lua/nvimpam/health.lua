@@ -22,18 +22,17 @@ function M.has_api_function(name)
   return false
 end
 
---- :checkhealth nvimpam: Neovim, Java, the jar, the card-layout table and the JVM.
+--- :checkhealth nvimpam: Neovim, Java, the jar, the options, the card-layout table and the JVM.
 function M.check()
   local config = require('nvimpam.config')
   local host = require('nvimpam.host')
 
   start('nvimpam')
-  local v = vim.version()
-  local nvim_version = string.format('%d.%d.%d', v.major, v.minor, v.patch)
-  if v.major == 0 and v.minor < 7 then
-    report_error('Neovim ' .. nvim_version .. ' is too old', { 'nvimpam needs Neovim 0.7 or newer' })
+  local compat = require('nvimpam.compat')
+  if not compat.at_least(compat.oldest_minor) then
+    report_error('Neovim ' .. compat.version .. ' is too old', { 'nvimpam needs Neovim 0.' .. compat.oldest_minor .. ' or newer' })
   else
-    ok('Neovim ' .. nvim_version)
+    ok('Neovim ' .. compat.version)
   end
 
   local java = host.java()
@@ -52,6 +51,20 @@ function M.check()
   else
     report_error('no jar at ' .. jar, { 'Build it: cd ' .. host.root() .. ' && ./mvnw -q package -DskipTests' })
   end
+
+  local valid, why_invalid = pcall(config.get)
+  if not valid then
+    report_error(tostring(why_invalid), { 'Fix setup() or vim.g.nvimpam: :help nvimpam-options' })
+    return
+  end
+  local set = {}
+  for _, o in ipairs(require('nvimpam.options').list) do
+    local value = config.get()[o.name]
+    if not vim.deep_equal(value, config.defaults[o.name]) then
+      set[#set + 1] = o.name .. ' = ' .. vim.inspect(value, { newline = ' ', indent = '' })
+    end
+  end
+  info(#set == 0 and 'options: all at their defaults' or 'options not at their defaults: ' .. table.concat(set, ', '))
 
   local strategy = config.get().strategy
   if strategy == 'call-atomic' and not M.has_api_function('nvim_call_atomic') then

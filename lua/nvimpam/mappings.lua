@@ -4,6 +4,7 @@
 local M = {}
 
 local api = vim.api
+local lsp_keys = require('nvimpam.compat').lsp_default_keys
 
 --- Every mapping: its option name, default key, modes, what it does (the :help text).
 M.specs = {
@@ -30,12 +31,12 @@ M.specs = {
   -- ids.lua (:help nvimpam-navigation); grr, grn and gO where Neovim 0.11+ has them as LSP defaults
   { name = 'goto_definition', key = 'gd', modes = { 'n' }, desc = 'go to the definition of the id under the cursor',
     rhs = function() require('nvimpam.ids').command('goto') end },
-  { name = 'references', key = vim.fn.has('nvim-0.11') == 1 and 'grr' or false, modes = { 'n' },
+  { name = 'references', key = lsp_keys and 'grr' or false, modes = { 'n' },
     desc = 'references to the id under the cursor in the quickfix list',
     rhs = function() require('nvimpam.ids').command('refs') end },
-  { name = 'rename', key = vim.fn.has('nvim-0.11') == 1 and 'grn' or false, modes = { 'n' },
+  { name = 'rename', key = lsp_keys and 'grn' or false, modes = { 'n' },
     desc = 'rename the id under the cursor', rhs = function() require('nvimpam.ids').rename_prompt() end },
-  { name = 'outline', key = vim.fn.has('nvim-0.11') == 1 and 'gO' or false, modes = { 'n' },
+  { name = 'outline', key = lsp_keys and 'gO' or false, modes = { 'n' },
     desc = "the deck's outline in a picker", rhs = function() require('nvimpam.ids').command('outline') end },
 }
 

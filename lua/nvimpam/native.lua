@@ -10,18 +10,7 @@
 -- run :fold commands.
 local M = {}
 
--- The pos_T line number's C type by Neovim version, nil where not checked.
-local function lnum_type()
-  local v = vim.version()
-  if v.major ~= 0 then
-    return nil
-  elseif v.minor == 7 then
-    return 'long'
-  elseif v.minor >= 10 and v.minor <= 12 then
-    return 'int32_t'
-  end
-  return nil
-end
+local compat = require('nvimpam.compat')
 
 -- Our own names (asm() binds them to Neovim's symbols), so that no other plugin's declarations
 -- of the same C names can clash with these.
@@ -50,10 +39,9 @@ end
 local create, why
 
 local function probe()
-  local lnum = lnum_type()
+  local lnum = compat.fold_lnum_ctype
   if not lnum then
-    local v = vim.version()
-    return nil, string.format('not checked for Neovim %d.%d', v.major, v.minor)
+    return nil, 'not checked for Neovim ' .. compat.version
   end
   local has_ffi, ffi = pcall(require, 'ffi')
   if not has_ffi then

@@ -220,9 +220,7 @@ local ext_types -- this Neovim's, once known
 -- on 0.7), kept in stdpath('cache') per Neovim version, as the Java version is.
 local function ext_types_arg()
   if not ext_types then
-    local v = vim.version()
-    local key = string.format('%s:%d.%d.%d-%d%s', vim.v.progpath, v.major, v.minor, v.patch, v.api_level,
-      v.prerelease and '-dev' or '')
+    local key = require('nvimpam.compat').cache_key
     local known = cached('nvimpam-ext-types', key)
     if known and known:match('^%d+,%d+,%d+$') then
       ext_types = known

@@ -49,6 +49,72 @@ class ContractIT extends PluginTestBase {
     assertEquals(List.of(), wrong);
   }
 
+  /** `:help nvimpam-options` lists exactly the schema's options, at their defaults. */
+  @Test
+  void theHelpOptionListIsTheOptionSchema() throws IOException {
+    String help = java.nio.file.Files.readString(EmbeddedNvim.root().resolve("doc/nvimpam.txt"));
+    String head = "Pass options to `require('nvimpam').setup({...})`. Defaults: >lua\n\n";
+    int from = help.indexOf(head) + head.length();
+    String block = help.substring(from, help.indexOf("\n<\n", from));
+    Object expected = lua("return table.concat(require('nvimpam.options').help_lines("
+        + "require('nvimpam.config').defaults), '\\n')");
+    assertEquals(expected, block,
+        "doc/nvimpam.txt's option list differs from lua/nvimpam/options.lua; paste its help_lines()");
+  }
+
+  /** The README's option table names options of the schema, with their defaults. */
+  @Test
+  void theReadmesOptionTableAgreesWithTheSchema() throws IOException {
+    List<String> wrong = new java.util.ArrayList<>();
+    int rows = 0;
+    for (String line : java.nio.file.Files.readAllLines(EmbeddedNvim.root().resolve("README.md"))) {
+      java.util.regex.Matcher row = java.util.regex.Pattern.compile("^\\| (`\\w+`(?:, `\\w+`)*) \\| ([^|]+) \\|").matcher(line);
+      if (!row.find() || line.startsWith("| `:")) {
+        continue;
+      }
+      String shown = row.group(2).trim();
+      for (String name : row.group(1).replace("`", "").split(", ")) {
+        rows++;
+        Object value = lua("local o = require('nvimpam.options').get('" + name + "') "
+            + "if not o then return 'no such option' end "
+            + "local d = require('nvimpam.config').defaults['" + name + "'] "
+            + "return type(d) == 'table' and (next(d) == nil and '{}' or 'a table') or tostring(d)");
+        if (shown.startsWith("`") && !shown.equals("`" + value + "`") || value.equals("no such option")) {
+          wrong.add(name + ": README shows " + shown + ", the schema " + value);
+        }
+      }
+    }
+    assertTrue(rows >= 5, "found the README's option table");
+    assertEquals(List.of(), wrong);
+  }
+
+  /** Every option.* of the contract is an option the schema sends to the JVM, and back. */
+  @Test
+  void theContractsOptionsAreTheSchemasJvmOptions() throws IOException {
+    java.util.Properties contract = new java.util.Properties();
+    try (var in = java.nio.file.Files.newBufferedReader(EmbeddedNvim.root().resolve("lua/nvimpam/contract.properties"))) {
+      contract.load(in);
+    }
+    List<String> inContract = contract.stringPropertyNames().stream().filter(k -> k.startsWith("option."))
+        .map(k -> k.substring("option.".length())).sorted().toList();
+    Object jvm = lua("local out = {} for _, o in ipairs(require('nvimpam.options').list) do "
+        + "if o.jvm then out[#out + 1] = o.name end end table.sort(out) return out");
+    assertEquals(inContract, jvm);
+    assertEquals(inContract, lua("return require('nvimpam.config').jvm_options"));
+  }
+
+  /** setup() refuses a value of the wrong type for every option of the schema, naming it. */
+  @Test
+  void setupRefusesAWrongTypeForEveryOption() {
+    Object wrong = lua("local wrong = {} for _, o in ipairs(require('nvimpam.options').list) do "
+        + "local bad = (o.type == 'string' or o.type == 'table') and 12 or 'x' "
+        + "local ok, e = pcall(require('nvimpam.config').set, { [o.name] = bad }) "
+        + "if ok or not tostring(e):find('option ' .. o.name .. ': expected ' .. o.type, 1, true) then "
+        + "wrong[#wrong + 1] = o.name .. ': ' .. tostring(e) end end "
+        + "require('nvimpam.config').set({}) return wrong");
+    assertEquals(List.of(), wrong);
+  }
+
   @Test
   void theVimlFunctionsTheJvmCallsExistWithTheirParameters() {
     for (LuaEntry.VimlFunction f : LuaEntry.VIML_FUNCTIONS) {

@@ -47,7 +47,11 @@ class LuaModulesTest extends SharedNvimTestBase {
   /** The modules split out of folds.lua and host.lua, and those that took their helpers. */
   private static final List<String> ANNOTATED = List.of("lua/nvimpam/folds.lua", "lua/nvimpam/host.lua",
       "lua/nvimpam/fold", "lua/nvimpam/host", "lua/nvimpam/bench.lua", "lua/nvimpam/testing.lua",
-      "lua/nvimpam/buf.lua", "lua/nvimpam/filestate.lua");
+      "lua/nvimpam/buf.lua", "lua/nvimpam/filestate.lua", "lua/nvimpam/options.lua", "lua/nvimpam/compat.lua",
+      "lua/nvimpam/config.lua");
+
+  /** What asks which Neovim this is; only lua/nvimpam/compat.lua may. */
+  private static final Pattern VERSION_CHECK = Pattern.compile("vim\\.version\\(\\)|has\\(['\"]nvim-");
 
   @Test
   void theFoldAndHostModulesKeepEveryFunctionWithItsParameters() {
@@ -94,13 +98,39 @@ class LuaModulesTest extends SharedNvimTestBase {
         }
         for (String param : m.group(2).split(",")) {
           String p = param.trim();
-          if (!p.isEmpty() && !p.equals("...") && doc.stream().noneMatch(d -> d.startsWith("---@param " + p + " "))) {
+          if (!p.isEmpty() && !p.equals("...") && doc.stream().noneMatch(d -> d.startsWith("---@param " + p + " ") || d.startsWith("---@param " + p + "? "))) {
             missing.add(where + ": no ---@param " + p);
           }
         }
       }
     }
     assertEquals(List.of(), missing);
+  }
+
+  /** Version checks live in one module, so that a new Neovim release is one file to read. */
+  @Test
+  void onlyCompatAsksWhichNeovimThisIs() throws IOException {
+    List<String> found = new ArrayList<>();
+    for (String dir : List.of("lua", "plugin", "ftplugin", "ftdetect", "autoload", "syntax", "compiler")) {
+      Path root = EmbeddedNvim.root().resolve(dir);
+      if (!Files.isDirectory(root)) {
+        continue;
+      }
+      try (Stream<Path> s = Files.walk(root)) {
+        for (Path f : (Iterable<Path>) s.filter(x -> x.toString().matches(".*\\.(lua|vim)$")).sorted()::iterator) {
+          if (f.endsWith(Path.of("lua", "nvimpam", "compat.lua"))) {
+            continue;
+          }
+          List<String> lines = Files.readAllLines(f);
+          for (int i = 0; i < lines.size(); i++) {
+            if (VERSION_CHECK.matcher(lines.get(i)).find()) {
+              found.add(EmbeddedNvim.root().relativize(f) + ":" + (i + 1) + ": " + lines.get(i).trim());
+            }
+          }
+        }
+      }
+    }
+    assertEquals(List.of(), found, "version checks outside lua/nvimpam/compat.lua");
   }
 
   private static List<Path> luaFiles() throws IOException {

@@ -359,7 +359,7 @@ class PluginIT extends PluginTestBase {
 
   @Test
   void checkhealthReportsNoError() {
-    setup("auto_attach = false");
+    setup("auto_attach = false, refs_max = 7");
 
     nvim.command("checkhealth nvimpam").join();
 
@@ -369,6 +369,8 @@ class PluginIT extends PluginTestBase {
     assertFalse(report.contains("ERROR"), report);
     assertTrue(report.contains("started by this check"), "says that it started the JVM: " + report);
     assertTrue(report.contains("folds are created by"), "says how folds are made: " + report);
+    assertTrue(report.matches("(?s).*options not at their defaults: .*auto_attach = false, refs_max = 7.*"),
+        "names the options set: " + report);
   }
 
   @Test

@@ -233,6 +233,20 @@ function M.channel_for_rplugin(shared)
   return id
 end
 
+-- Lua's calls and notifications into the JVM are declared in contract.properties (call.*,
+-- notify.*), as the JVM's answers are: one that is not, or that has more arguments than declared,
+-- is a bug of nvimpam, raised where it is made.
+local function declared(kind, method, nargs)
+  local params = config.contract()[kind .. '.' .. tostring(method)]
+  if not params then
+    error(string.format('nvimpam: %s %s is not declared in contract.properties', kind, tostring(method)), 3)
+  end
+  local count = params == '' and 0 or #vim.split(params, ',', { plain = true })
+  if nargs > count then
+    error(string.format('nvimpam: %s %s takes %d arguments (%s), not %d', kind, method, count, params, nargs), 3)
+  end
+end
+
 --- Calls `method` in the JVM without waiting: `cb(err, result)` runs when the JVM answers (inside
 --- the handler of its message: schedule anything slow), when it dies, or at once when it cannot
 --- start. `buf` names the buffer the call serves. Returns the call's id, or nil when the JVM could
@@ -243,6 +257,7 @@ end
 ---@param buf integer?
 ---@return integer? id
 function M.call(method, args, cb, buf)
+  declared('call', method, args and #args or 0)
   next_id = next_id + 1
   local id = next_id
   local call = { id = id, cb = cb, method = method, args = args or {}, buf = buf }
@@ -289,6 +304,7 @@ function M.send(call)
   end
   call.chan = chan
   pending[id] = call
+  declared('notify', 'nvimpam_call', 3)
   vim.rpcnotify(chan, 'nvimpam_call', id, call.method, call.args)
   return id
 end
@@ -382,6 +398,7 @@ end
 ---@param method string
 ---@param ... any
 function M.notify(method, ...)
+  declared('notify', method, select('#', ...))
   if job then
     vim.rpcnotify(job.id, method, ...)
   end
@@ -395,6 +412,7 @@ end
 ---@param path string
 function M.read_early(buf, path)
   if job then
+    declared('notify', 'nvimpam_early_read', 2)
     vim.rpcnotify(job.id, 'nvimpam_early_read', buf, path)
   elseif not starting and M.java_version_known() then
     start_jvm({ '--early-read=' .. path, '--early-buffer=' .. buf })

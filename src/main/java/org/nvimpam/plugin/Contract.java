@@ -9,7 +9,8 @@ import java.util.Properties;
 
 /**
  * lua/nvimpam/contract.properties as the JVM reads it (from the jar's copy of the Neovim side):
- * strategy names, option defaults and the error shape that Lua and Java share.
+ * strategy names, option defaults, the error shape, and Lua's calls and notifications into the
+ * JVM, which Lua and Java share.
  */
 final class Contract {
   static final String RESOURCE = "/runtime/lua/nvimpam/contract.properties";
@@ -40,6 +41,17 @@ final class Contract {
 
   static List<String> list(String key) {
     return Arrays.stream(get(key).split(",")).map(String::trim).toList();
+  }
+
+  /** The keys that start with {@code prefix}, without it, sorted. */
+  static java.util.SortedSet<String> names(String prefix) {
+    java.util.SortedSet<String> out = new java.util.TreeSet<>();
+    for (String key : PROPERTIES.stringPropertyNames()) {
+      if (key.startsWith(prefix)) {
+        out.add(key.substring(prefix.length()));
+      }
+    }
+    return out;
   }
 
   static String option(String name) {

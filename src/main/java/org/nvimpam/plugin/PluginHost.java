@@ -110,15 +110,8 @@ public final class PluginHost {
     if (!early.any()) Warmup.start();
     PluginHost host = new PluginHost(nvim, early);
     var rpc = nvim.rpc();
-    rpc.onNotification("nvimpam_call", params -> host.call(args(params, nvim)));
+    NOTIFICATIONS.forEach((name, handler) -> rpc.onNotification(name, params -> handler.accept(host, args(params, nvim))));
     rpc.onRequest("specs", params -> RemotePluginSpecs.specs(nvim));
-    rpc.onNotification("nvimpam_early_read", params -> host.readEarly(args(params, nvim)));
-    rpc.onNotification("nvimpam_insert_enter", params -> host.inserting = true);
-    rpc.onNotification("nvimpam_insert_leave", params -> {
-      host.inserting = false;
-      host.withLive(args(params, nvim), LiveBuffer::insertLeft);
-    });
-    rpc.onNotification("nvimpam_refresh", params -> host.withLive(args(params, nvim), LiveBuffer::forceRefresh));
     rpc.onOtherNotification((method, params) -> RemotePluginSpecs.forward(nvim, method, args(params, nvim)));
     // A manifest written before its commands became asynchronous still sends requests: answer at once.
     rpc.onOtherRequest((method, params) -> {
@@ -147,19 +140,51 @@ public final class PluginHost {
     }
   }
 
+  /** One of Lua's calls into the JVM: its arguments in, its answer out. */
+  @FunctionalInterface
+  interface Call {
+    Encoder run(PluginHost host, List<Object> args) throws Exception;
+  }
+
+  /**
+   * Lua's calls into the JVM ({@code nvimpam_call}), by name: exactly the {@code call.*} of
+   * contract.properties, which names their arguments (PluginHostCallsTest, ContractIT).
+   */
+  static final Map<String, Call> CALLS = Map.ofEntries(
+      Map.entry("setup", PluginHost::setup),
+      Map.entry("info", (h, a) -> h.info()),
+      Map.entry("fold", (h, a) -> h.fold(buffer(a, 0))),
+      Map.entry("attach", (h, a) -> h.attach(buffer(a, 0), a.size() > 1 && a.get(1) instanceof Number n ? n.longValue() : -1)),
+      Map.entry("detach", (h, a) -> h.detach(buffer(a, 0))),
+      Map.entry("bench", (h, a) -> h.bench(buffer(a, 0))),
+      Map.entry("check", (h, a) -> h.check(buffer(a, 0))),
+      ids("ids_goto"), ids("ids_refs"), ids("ids_complete"), ids("ids_outline"), ids("ids_rename"),
+      ids("ids_check"), ids("ids_next"));
+
+  private static Map.Entry<String, Call> ids(String method) {
+    return Map.entry(method, (h, a) -> h.ids.call(method, a, h.idBuffer(buffer(a, 0))));
+  }
+
+  /**
+   * Lua's notifications to the JVM (no answer), by name: exactly the {@code notify.*} of
+   * contract.properties.
+   */
+  static final Map<String, java.util.function.BiConsumer<PluginHost, List<Object>>> NOTIFICATIONS = Map.of(
+      "nvimpam_call", PluginHost::call,
+      "nvimpam_early_read", PluginHost::readEarly,
+      "nvimpam_insert_enter", (h, a) -> h.inserting = true,
+      "nvimpam_insert_leave", (h, a) -> {
+        h.inserting = false;
+        h.withLive(a, LiveBuffer::insertLeft);
+      },
+      "nvimpam_refresh", (h, a) -> h.withLive(a, LiveBuffer::forceRefresh));
+
   private Encoder run(String method, List<Object> args) throws Exception {
-    return switch (method) {
-      case "setup" -> setup(args);
-      case "fold" -> fold(buffer(args, 0));
-      case "attach" -> attach(buffer(args, 0), args.size() > 1 && args.get(1) instanceof Number n ? n.longValue() : -1);
-      case "detach" -> detach(buffer(args, 0));
-      case "info" -> info();
-      case "bench" -> bench(buffer(args, 0));
-      case "check" -> check(buffer(args, 0));
-      case "ids_goto", "ids_refs", "ids_complete", "ids_outline", "ids_rename", "ids_check", "ids_next" ->
-          ids.call(method, args, idBuffer(buffer(args, 0)));
-      default -> throw new IllegalArgumentException("nvimpam has no call '" + method + "'");
-    };
+    Call call = CALLS.get(method);
+    if (call == null) {
+      throw new IllegalArgumentException("nvimpam has no call '" + method + "'");
+    }
+    return call.run(this, args);
   }
 
   private void answer(long id, String method, List<Object> args) {

@@ -62,6 +62,56 @@ class ContractIT extends PluginTestBase {
         "doc/nvimpam.txt's option list differs from lua/nvimpam/options.lua; paste its help_lines()");
   }
 
+  /**
+   * Every call and notification the Lua sources make into the JVM is declared in
+   * contract.properties with no fewer arguments, and every declared one is made somewhere.
+   */
+  @Test
+  void luaCallsIntoTheJvmAreTheDeclaredOnes() throws IOException {
+    java.util.Properties contract = new java.util.Properties();
+    try (var in = java.nio.file.Files.newBufferedReader(EmbeddedNvim.root().resolve("lua/nvimpam/contract.properties"))) {
+      contract.load(in);
+    }
+    // host.call/wait('m', { a, b }), ids.lua's call/ask('m', { ... }), forward(event, 'm'),
+    // rpcnotify(chan, 'm', a, b).
+    java.util.regex.Pattern site = java.util.regex.Pattern.compile(
+        "\\b(?:call|wait|ask)\\('([a-z_]+)', \\{([^}]*)\\}|forward\\('\\w+', '([a-z_]+)'\\)|rpcnotify\\([\\w.]+, '([a-z_]+)'((?:, [^,)]+)*)\\)");
+    java.util.Set<String> made = new java.util.TreeSet<>();
+    List<String> wrong = new java.util.ArrayList<>();
+    try (var files = java.nio.file.Files.walk(EmbeddedNvim.root().resolve("lua"))) {
+      for (java.nio.file.Path f : (Iterable<java.nio.file.Path>) files.filter(p -> p.toString().endsWith(".lua"))::iterator) {
+        java.util.regex.Matcher m = site.matcher(java.nio.file.Files.readString(f));
+        while (m.find()) {
+          String key;
+          int args;
+          if (m.group(1) != null) {
+            key = "call." + m.group(1);
+            args = m.group(2).isBlank() ? 0 : m.group(2).split(",").length;
+          } else if (m.group(3) != null) {
+            key = "notify." + m.group(3);
+            args = 1;
+          } else {
+            key = "notify." + m.group(4);
+            args = m.group(5).isEmpty() ? 0 : m.group(5).split(",").length - 1;
+          }
+          made.add(key);
+          String declared = contract.getProperty(key);
+          if (declared == null) {
+            wrong.add(f.getFileName() + ": " + key + " is not declared");
+          } else if ((declared.isBlank() ? 0 : declared.split(",").length) < args) {
+            wrong.add(f.getFileName() + ": " + key + " is sent " + args + " arguments, declared " + declared);
+          }
+        }
+      }
+    }
+    for (String key : contract.stringPropertyNames()) {
+      if ((key.startsWith("call.") || key.startsWith("notify.")) && !made.contains(key)) {
+        wrong.add(key + " is declared but Lua never makes it");
+      }
+    }
+    assertEquals(List.of(), wrong);
+  }
+
   /** The README's option table names options of the schema, with their defaults. */
   @Test
   void theReadmesOptionTableAgreesWithTheSchema() throws IOException {
@@ -197,13 +247,24 @@ class ContractIT extends PluginTestBase {
     String jar = EmbeddedNvim.jar();
     lua("require('nvimpam').setup({ jar = '" + jar + "', auto_attach = false })");
 
-    Map<?, ?> e = (Map<?, ?>) lua("local ok, e = pcall(require('nvimpam.host').wait, 'no-such-call', {}) "
+    Map<?, ?> e = (Map<?, ?>) lua("local ok, e = pcall(require('nvimpam.host').wait, 'fold', { 'not a buffer' }) "
         + "return { ok = ok, code = e.code, message = e.message, keys = vim.tbl_keys(e) }");
 
     assertEquals(false, e.get("ok"));
     assertEquals("bad_argument", e.get("code"));
-    assertTrue(String.valueOf(e.get("message")).contains("no call 'no-such-call'"), String.valueOf(e));
+    assertTrue(String.valueOf(e.get("message")).contains("expected a buffer number as argument 1"), String.valueOf(e));
     assertTrue(Contract.list("error.keys").containsAll((List<?>) e.get("keys")), String.valueOf(e));
     assertTrue(Contract.list("error.codes").contains(e.get("code")));
+  }
+
+  @Test
+  void luaRefusesACallThatIsNotDeclaredBeforeItReachesTheJvm() {
+    Object e = lua("local ok, e = pcall(require('nvimpam.host').call, 'no_such_call', {}, function() end) "
+        + "local ok2, e2 = pcall(require('nvimpam.host').call, 'fold', { 1, 2 }, function() end) "
+        + "return { ok, tostring(e), ok2, tostring(e2) }");
+
+    assertEquals(List.of(false, "nvimpam: call no_such_call is not declared in contract.properties",
+        false, "nvimpam: call fold takes 1 arguments (buf), not 2"), ((List<?>) e).stream()
+            .map(x -> x instanceof String str ? str.replaceFirst("^[^:]*:\\d+: ", "") : x).toList());
   }
 }

@@ -532,12 +532,12 @@ public final class PluginHost {
 
   Encoder bench(Buffer b) {
     List<Map<String, Object>> rows = benchRows(b);
-    return out -> Encoders.writeValue(out, Map.of("rows", rows, "lines", InBufferBench.table(rows)), null);
+    return out -> Encoders.writeValue(out, Map.of("rows", rows, "lines", StrategyComparison.table(rows)), null);
   }
 
   List<Map<String, Object>> benchRows(Buffer b) {
     Buffer buffer = resolve(b);
-    return folder.exclusively(() -> new InBufferBench(nvim, settings.get()).run(buffer));
+    return folder.exclusively(() -> new StrategyComparison(nvim, settings.get()).run(buffer));
   }
 
   private LiveBuffer.Host liveHost(boolean awaited) {

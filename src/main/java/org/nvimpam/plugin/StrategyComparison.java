@@ -16,16 +16,17 @@ import org.nvimpam.strategy.StrategyTimer;
 /**
  * :NvimpamFoldBench: every strategy on the user's buffer in the user's Neovim, so that they can
  * pick one for their deck and Neovim version. The configured strategy folds the buffer again
- * at the end.
+ * at the end. A product feature, timed by the product's {@link StrategyTimer}; the benchmark
+ * tool (org.nvimpam.bench) uses the same timer, never the other way round.
  */
-final class InBufferBench {
+final class StrategyComparison {
   private static final int WARMUP = 1;
   private static final int RUNS = 3;
 
   private final Nvim nvim;
   private final Settings settings;
 
-  InBufferBench(Nvim nvim, Settings settings) {
+  StrategyComparison(Nvim nvim, Settings settings) {
     this.nvim = nvim;
     this.settings = settings;
   }

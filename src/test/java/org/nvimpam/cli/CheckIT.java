@@ -151,6 +151,37 @@ class CheckIT extends PluginTestBase {
     assertSameProblems(deck);
   }
 
+  /** MATER type 1's other hardening laws (ECURV, VOCEG, LOOKU, a blank SIGMAY, KRUPK): the rows each law takes, read alike. */
+  @Test
+  void materType1LawRowsGetTheSameProblems() throws IOException {
+    List<String> lines = new ArrayList<>(List.of("INPUTVERSION 2021"));
+    String[][] cards = {
+      {"ECURV", String.format("%10s", "x"), String.format("%10s", "t"), String.format("%70s", "k"), "", ""},
+      {"VOCEG", String.format("%10s%10s", "1.", "1.5"), String.format("%80s", "v"), "", "", ""},
+      {"LOOKU", String.format("%10s%10s%10s", "1.", "2", "z"), "", "", "", ""},
+      {"", String.format("%10s%70s", "a", "1."), String.format("%80s", "b"), "", "", ""},
+      {"KRUPK", String.format("%10s%10s%10s%10s", "1.", "2.", "3.", "p"), "", "", "", ""}};
+    for (int i = 0; i < cards.length; i++) {
+      lines.addAll(List.of(String.format("MATER / %8d%8d%16s", i + 3, 1, "7.8E-9"), "", "NAME m" + (i + 3),
+          String.format("%10s%-10s%10s%10s", "210000.", cards[i][0], "", "0."), String.format("%10s%-10s", "175000.", "")));
+      lines.addAll(List.of(cards[i]).subList(1, cards[i].length));
+    }
+    lines.add("");
+    Path deck = dir.resolve("mater1laws.pc");
+    Files.writeString(deck, String.join("\n", lines), StandardCharsets.ISO_8859_1);
+    assertEquals(List.of(
+        "16:10-20 1 MATER / VOC2: \"1.5\" is not an integer [field-int]",
+        "17:70-80 1 MATER / VOC10: \"v\" is not a number [field-float]",
+        "26:20-30 1 MATER / LKU3: \"z\" is not an integer [field-int]",
+        "36:0-10 1 MATER / HRD1: \"a\" is not a number [field-float]",
+        "37:70-80 1 MATER / HRD16: \"b\" is not a number [field-float]",
+        "46:30-40 1 MATER / LAW4: \"p\" is not a number [field-float]",
+        "6:0-10 1 MATER / LC1: \"x\" is not an integer [field-int]",
+        "7:0-10 2 MATER / BLANK: \"t\" in columns 1-80, which this layout leaves blank [field-blank]",
+        "8:60-70 1 MATER / KSI: \"k\" is not a number [field-float]"), check(deck));
+    assertSameProblems(deck);
+  }
+
   @Test
   @SuppressWarnings("unchecked")
   void theDefaultErrorformatReadsTheTextFormat() throws IOException {

@@ -114,6 +114,74 @@ class CheckIT extends PluginTestBase {
     assertSameProblems(deck);
   }
 
+  /**
+   * MATER type 1's data rows are read alike by check and the plugin: each row form gets its
+   * diagnostic for a value that does not fit (CURVE form, 2021 layout), a valid card (POWER form)
+   * gets none.
+   */
+  @Test
+  void materType1RowsGetTheSameProblems() throws IOException {
+    Path deck = dir.resolve("mater1.pc");
+    Files.writeString(deck, String.join("\n", "INPUTVERSION 2021", "FUNCT /        7       0", "NAME curve",
+        String.format("%32s%16s", "0.", "0."), String.format("%32s%16s", "1.", "100."), "        END",
+        String.format("MATER / %8d%8d%16s", 1, 1, "7.8E-9"), "", "NAME curve material",
+        String.format("%10s%-10s%10s%10s%20s%10s%10s", "210000.", "CURVE", "0.", "0.", "", "0.", "0."),
+        String.format("%10s%-10s%40s%10s%10s", "175000.", "AFCHX", "", "0.", "y"), // KEYWORD, ALPHAZ
+        String.format("%10d", 7), // LC1: FUNCT 7
+        String.format("%10s%10s", "0.", "1.x"), // EPSLN2
+        String.format("%10s", "s7"), // STRAT7
+        String.format("%60s%10s", "", "q"), // Q3
+        String.format("%10s", "1.5"), // the tenth row's integer
+        "", "", "", String.format("%70s%10s", "", "h"), // the fourteenth row's last real
+        String.format("MATER / %8d%8d%16s", 2, 1, "7.8E-9"), "", "NAME power",
+        String.format("%10s%-10s%10s%10s", "210000.", "POWER", "", "0."),
+        String.format("%10s%-10s%40s%10s%10s", "175000.", "OWANG", "", "0.1", "0.2"),
+        String.format("%10s%10s%10s%10s", "1.", "2.", "3.", "4."), "",
+        String.format("%10s%50s%10s%10s", "1.", "", "0.", "0."),
+        String.format("%10s%10s%10s%10s%10s%10s%10s", "1.", "2.", "3.", "4.", "5.", "6.", "7."), String.format("%10s", "3"), ""),
+        StandardCharsets.ISO_8859_1);
+    assertEquals(List.of(
+        "10:10-20 1 MATER / KEYWORD: \"AFCHX\" is not one of AFCHA, OWANG [field-choice]",
+        "10:70-80 1 MATER / ALPHAZ: \"y\" is not a number [field-float]",
+        "12:10-20 1 MATER / EPSLN2: \"1.x\" is not a number [field-float]",
+        "13:0-10 1 MATER / STRAT7: \"s7\" is not a number [field-float]",
+        "14:60-70 1 MATER / Q3: \"q\" is not a number [field-float]",
+        "15:0-10 1 MATER / I10: \"1.5\" is not an integer [field-int]",
+        "19:70-80 1 MATER / R14H: \"h\" is not a number [field-float]"), check(deck));
+    assertSameProblems(deck);
+  }
+
+  /** MATER type 1's other hardening laws (ECURV, VOCEG, LOOKU, a blank SIGMAY, KRUPK): the rows each law takes, read alike. */
+  @Test
+  void materType1LawRowsGetTheSameProblems() throws IOException {
+    List<String> lines = new ArrayList<>(List.of("INPUTVERSION 2021"));
+    String[][] cards = {
+      {"ECURV", String.format("%10s", "x"), String.format("%10s", "t"), String.format("%70s", "k"), "", ""},
+      {"VOCEG", String.format("%10s%10s", "1.", "1.5"), String.format("%80s", "v"), "", "", ""},
+      {"LOOKU", String.format("%10s%10s%10s", "1.", "2", "z"), "", "", "", ""},
+      {"", String.format("%10s%70s", "a", "1."), String.format("%80s", "b"), "", "", ""},
+      {"KRUPK", String.format("%10s%10s%10s%10s", "1.", "2.", "3.", "p"), "", "", "", ""}};
+    for (int i = 0; i < cards.length; i++) {
+      lines.addAll(List.of(String.format("MATER / %8d%8d%16s", i + 3, 1, "7.8E-9"), "", "NAME m" + (i + 3),
+          String.format("%10s%-10s%10s%10s", "210000.", cards[i][0], "", "0."), String.format("%10s%-10s", "175000.", "")));
+      lines.addAll(List.of(cards[i]).subList(1, cards[i].length));
+    }
+    lines.add("");
+    Path deck = dir.resolve("mater1laws.pc");
+    Files.writeString(deck, String.join("\n", lines), StandardCharsets.ISO_8859_1);
+    assertEquals(List.of(
+        "16:10-20 1 MATER / VOC2: \"1.5\" is not an integer [field-int]",
+        "17:70-80 1 MATER / VOC10: \"v\" is not a number [field-float]",
+        "26:20-30 1 MATER / LKU3: \"z\" is not an integer [field-int]",
+        "36:0-10 1 MATER / HRD1: \"a\" is not a number [field-float]",
+        "37:70-80 1 MATER / HRD16: \"b\" is not a number [field-float]",
+        "46:30-40 1 MATER / LAW4: \"p\" is not a number [field-float]",
+        "6:0-10 1 MATER / LC1: \"x\" is not an integer [field-int]",
+        "7:0-10 2 MATER / BLANK: \"t\" in columns 1-80, which this layout leaves blank [field-blank]",
+        "8:60-70 1 MATER / KSI: \"k\" is not a number [field-float]"), check(deck));
+    assertSameProblems(deck);
+  }
+
   @Test
   @SuppressWarnings("unchecked")
   void theDefaultErrorformatReadsTheTextFormat() throws IOException {

@@ -336,7 +336,7 @@ public final class DeckProblems {
       int c = rc.codes[f];
       if (c == STR || c == KW || c == FIXED) continue; // always valid
       int e = Math.min(rc.to[f], len);
-      int vs = skipSpaces(a, off + s, off + e) - off;
+      int vs = LineBytes.skipSpaces(a, off + s, off + e) - off;
       int ve = e;
       while (ve > vs && a[off + ve - 1] == ' ') ve--;
       if (vs == ve) continue;
@@ -448,19 +448,6 @@ public final class DeckProblems {
   private static final long ONES = 0x0101010101010101L;
   private static final long TABS = 0x0909090909090909L;
   private static final long HIGHS = 0x8080808080808080L;
-
-  private static final long SPACES = 0x2020202020202020L;
-
-  /** The first byte at or after {@code i} (before {@code end}) that is no space, 8 bytes at a time. */
-  private static int skipSpaces(byte[] a, int i, int end) {
-    while (i + 8 <= end) {
-      long x = (long) LONGS.get(a, i) ^ SPACES;
-      if (x != 0) return i + (Long.numberOfTrailingZeros(x) >>> 3);
-      i += 8;
-    }
-    while (i < end && a[i] == ' ') i++;
-    return i;
-  }
 
   /** The first tab among bytes {@code [0, end)} of the line, 8 bytes at a time; -1 when none. */
   private static int firstTab(byte[] a, int off, int end) {

@@ -224,7 +224,7 @@ public final class IdScanner {
         int s = f[k];
         if (s >= len) break;
         int e = Math.min(f[k + 1], len);
-        while (s < e && a[off + s] == ' ') s++;
+        s = LineBytes.skipSpaces(a, off + s, off + e) - off;
         while (e > s && a[off + e - 1] == ' ') e--;
         int v = IdKinds.named(f[k + 2]) ? IdNames.intern(a, off + s, off + e) : positive(a, off + s, off + e);
         if (v > 0) {

@@ -49,7 +49,7 @@ public final class DeckProblems {
 
   /**
    * Told each row line the check reads (a row of an entry's layout, or a GES selection line), with
-   * its entry and row, as {@link org.nvimpam.deck.RowWalker} walks it; a card of a deck older than
+   * its entry and row, as {@link RowWalker} walks it; a card of a deck older than
    * all its layouts is told as its oldest layout walks it. Another reader of the same lines (the id
    * scan of a headless check) reads them in the same pass.
    */

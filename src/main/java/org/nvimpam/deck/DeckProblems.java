@@ -21,6 +21,7 @@ public final class DeckProblems {
   private LineSource src;
   private ProblemList out;
   private final RowWalker.Visitor checker = this::checkLine; // one object for every walk
+  private Rows rows; // told the rows of the whole check under way; null: none
   // A whole check in steps: lines [0, resume) are checked, as deck version stepVersion; -1: none under way.
   private int resume = -1;
   private int stepVersion;
@@ -44,6 +45,27 @@ public final class DeckProblems {
   public void checkAll(LineSource deck, int version) {
     beginCheck(version);
     checkStep(deck, Integer.MAX_VALUE);
+  }
+
+  /**
+   * Told each row line the check reads (a row of an entry's layout, or a GES selection line), with
+   * its entry and row, as {@link RowWalker} walks it; a card of a deck older than
+   * all its layouts is told as its oldest layout walks it. Another reader of the same lines (the id
+   * scan of a headless check) reads them in the same pass.
+   */
+  public interface Rows {
+    /** Line {@code line}, its bytes {@code a[off, off+len)} (no final CR), is row {@code code} of {@code entry} ({@link RowWalker#GES}: a GES selection line). */
+    void row(int entry, int line, int code, byte[] a, int off, int len);
+  }
+
+  /** {@link #checkAll(LineSource, int)}, telling {@code rows} each row line it reads. */
+  public void checkAll(LineSource deck, int version, Rows rows) {
+    this.rows = rows;
+    try {
+      checkAll(deck, version);
+    } finally {
+      this.rows = null;
+    }
   }
 
   /**
@@ -198,6 +220,7 @@ public final class DeckProblems {
   private void check(LineSource deck, int from, int to, int version, ProblemList into) {
     this.src = deck;
     int[] picked = table.picks(version); // by group: the entry, -1 lenient
+    int n = deck.lineCount();
     int i = from;
     int g = i < to ? walker.groupAt(deck, i) : -1;
     while (i < to) {
@@ -206,7 +229,7 @@ public final class DeckProblems {
         out = into;
         byte[] a = deck.bytes(i);
         int off = deck.start(i);
-        int len = deck.contentLength(i);
+        int len = LineBytes.contentLength(a, off, deck.length(i));
         if (!LineBytes.isComment(a, off, len)) freeLine(a, off, len, i, -1, false);
         i++;
         g = i < to ? walker.groupAt(deck, i) : -1;
@@ -220,15 +243,16 @@ public final class DeckProblems {
         entry = e;
         byte[] a = deck.bytes(i);
         int off = deck.start(i);
-        int len = deck.contentLength(i);
+        int len = LineBytes.contentLength(a, off, deck.length(i));
         int first = into.size;
         checkRow(a, off, len, table.check(e, 0), i, 0);
         if (into.size - first > 1) sortLine(first);
+        if (rows != null) rows.row(e, i, 0, a, off, len);
         long word = 0;
-        for (i++; i < deck.lineCount(); i++) {
+        for (i++; i < n; i++) {
           a = deck.bytes(i);
           off = deck.start(i);
-          len = deck.contentLength(i);
+          len = LineBytes.contentLength(a, off, deck.length(i));
           if (LineBytes.isComment(a, off, len)) continue;
           if ((word = walker.headerWord(a, off, len)) != 0) break;
           freeLine(a, off, len, i, e, true);
@@ -256,12 +280,15 @@ public final class DeckProblems {
   private int lenient(LineSource deck, int h, int[] members, ProblemList into) {
     int k = Math.min(members.length, perVersion.length);
     int next = h;
+    Rows told = rows;
     for (int v = 0; v < k; v++) {
       perVersion[v].clear();
       out = perVersion[v];
       entry = members[v];
+      rows = v == 0 ? told : null; // the rows as the oldest layout walks them
       next = walker.walkCard(deck, h, members[v], checker);
     }
+    rows = told;
     ProblemList oldest = perVersion[0];
     for (int p = 0; p < oldest.size; p++) {
       if (oldest.severity(p) != ProblemList.ERROR) continue;
@@ -297,6 +324,7 @@ public final class DeckProblems {
       past(a, off, len, 80, line, -1);
     }
     if (out.size - first > 1) sortLine(first);
+    if (rows != null && (code >= 0 || code == RowWalker.GES)) rows.row(entry, line, code, a, off, len);
   }
 
   private void checkRow(byte[] a, int off, int len, RowCheck rc, int line, int row) {
@@ -308,7 +336,7 @@ public final class DeckProblems {
       int c = rc.codes[f];
       if (c == STR || c == KW || c == FIXED) continue; // always valid
       int e = Math.min(rc.to[f], len);
-      int vs = skipSpaces(a, off + s, off + e) - off;
+      int vs = LineBytes.skipSpaces(a, off + s, off + e) - off;
       int ve = e;
       while (ve > vs && a[off + ve - 1] == ' ') ve--;
       if (vs == ve) continue;
@@ -420,19 +448,6 @@ public final class DeckProblems {
   private static final long ONES = 0x0101010101010101L;
   private static final long TABS = 0x0909090909090909L;
   private static final long HIGHS = 0x8080808080808080L;
-
-  private static final long SPACES = 0x2020202020202020L;
-
-  /** The first byte at or after {@code i} (before {@code end}) that is no space, 8 bytes at a time. */
-  private static int skipSpaces(byte[] a, int i, int end) {
-    while (i + 8 <= end) {
-      long x = (long) LONGS.get(a, i) ^ SPACES;
-      if (x != 0) return i + (Long.numberOfTrailingZeros(x) >>> 3);
-      i += 8;
-    }
-    while (i < end && a[i] == ' ') i++;
-    return i;
-  }
 
   /** The first tab among bytes {@code [0, end)} of the line, 8 bytes at a time; -1 when none. */
   private static int firstTab(byte[] a, int off, int end) {

@@ -19,6 +19,21 @@ public final class LineBytes {
     return s.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
   }
 
+  private static final java.lang.invoke.VarHandle LONGS =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+  private static final long SPACES = 0x2020202020202020L;
+
+  /** The first byte at or after {@code i} (before {@code end}) that is no space, 8 bytes at a time. */
+  public static int skipSpaces(byte[] a, int i, int end) {
+    while (i + 8 <= end) {
+      long x = (long) LONGS.get(a, i) ^ SPACES;
+      if (x != 0) return i + (Long.numberOfTrailingZeros(x) >>> 3);
+      i += 8;
+    }
+    while (i < end && a[i] == ' ') i++;
+    return i;
+  }
+
   /** The length of a raw line of {@code rawLen} bytes without one final CR. */
   public static int contentLength(byte[] a, int off, int rawLen) {
     return rawLen > 0 && a[off + rawLen - 1] == '\r' ? rawLen - 1 : rawLen;

@@ -2,6 +2,7 @@ package org.nvimpam.ids;
 
 import org.nvimpam.deck.CardLayout;
 import org.nvimpam.deck.CardLayouts;
+import org.nvimpam.deck.DeckProblems;
 import org.nvimpam.deck.FieldLayout;
 import org.nvimpam.deck.FieldType;
 import org.nvimpam.deck.LineBytes;
@@ -193,7 +194,26 @@ public final class IdScanner {
   private void line(int line, int code) {
     byte[] a = src.bytes(line);
     int off = src.start(line);
-    int len = src.contentLength(line);
+    row(line, code, a, off, LineBytes.contentLength(a, off, src.length(line)));
+  }
+
+  /**
+   * The ids of the row lines another walk reads ({@link DeckProblems#checkAll(LineSource, int,
+   * DeckProblems.Rows)}: the field check and the id scan in one pass), every kind, definitions and
+   * references, told to {@code sink}. Not to be used while a {@link #scan} runs.
+   */
+  public DeckProblems.Rows rows(Sink sink) {
+    return (e, line, code, a, off, len) -> {
+      this.mask = -1;
+      this.refs = true;
+      this.sink = sink;
+      this.entry = e;
+      row(line, code, a, off, len);
+    };
+  }
+
+  /** The ids of line {@code line}, row {@code code} of {@link #entry}, its bytes {@code a[off, off+len)}. */
+  private void row(int line, int code, byte[] a, int off, int len) {
     if (code >= 0) {
       int[] f = fields(entry, code);
       row = code;
@@ -204,7 +224,7 @@ public final class IdScanner {
         int s = f[k];
         if (s >= len) break;
         int e = Math.min(f[k + 1], len);
-        while (s < e && a[off + s] == ' ') s++;
+        s = LineBytes.skipSpaces(a, off + s, off + e) - off;
         while (e > s && a[off + e - 1] == ' ') e--;
         int v = IdKinds.named(f[k + 2]) ? IdNames.intern(a, off + s, off + e) : positive(a, off + s, off + e);
         if (v > 0) {
@@ -271,10 +291,27 @@ public final class IdScanner {
     if (v > 0) sink.id(line, s, e, kind, v, v, false);
   }
 
+  private static final java.lang.invoke.VarHandle LONGS =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+  private static final long ZEROS = 0x3030303030303030L;
+  private static final long SIXES = 0x0606060606060606L;
+  private static final long HIGH_NIBBLES = 0xF0F0F0F0F0F0F0F0L;
+
   /** The positive integer in bytes {@code [s, e)} (an optional +, then digits), else 0. */
   static int positive(byte[] a, int s, int e) {
     if (s < e && a[s] == '+') s++;
     if (s >= e) return 0;
+    if (e - s <= 8 && e >= 8) { // at most 8 digits (most ids): read and converted at once, in the 8 bytes ending at e
+      long x = (long) LONGS.get(a, e - 8);
+      int keep = 8 * (e - s); // the value's bytes are the high ones (little endian)
+      long mask = keep == 64 ? -1L : -1L << (64 - keep);
+      x = (x & mask) | (ZEROS & ~mask); // bytes before the value count as leading zeros
+      if ((x & HIGH_NIBBLES) != ZEROS || ((x + SIXES) & HIGH_NIBBLES) != ZEROS) return 0; // not all digits
+      x -= ZEROS; // each byte its digit, the first digit lowest
+      x = (x * 10 + (x >>> 8)) & 0x00FF00FF00FF00FFL; // pairs of digits
+      x = (x * 100 + (x >>> 16)) & 0x0000FFFF0000FFFFL; // fours
+      return (int) ((x * 10000 + (x >>> 32)) & 0xFFFFFFFFL);
+    }
     long v = 0;
     for (int i = s; i < e; i++) {
       byte b = a[i];

@@ -341,6 +341,7 @@ public final class TreeCheck {
     CardLayouts table;
     DeckProblems fields;
     IdScanner scanner;
+    DeckProblems.Rows ids; // the scanner, told the rows the field check walks
     final KeyBits defs = new KeyBits();
     final KeyBits dups = new KeyBits();
     final KeyBits refs = new KeyBits();
@@ -349,7 +350,7 @@ public final class TreeCheck {
 
     void pass1(Piece p) {
       LineSource src = p.lines;
-      fields.checkAll(src, p.f.version);
+      fields.checkAll(src, p.f.version, ids); // the fields and the ids in one walk
       int n = fields.total();
       for (int i = 0; i < n; i++) {
         int sev = fields.severity(i);
@@ -362,7 +363,6 @@ public final class TreeCheck {
         }
       }
       fields.clear();
-      scanner.scan(src, 0, src.lineCount(), p.f.version, true, this);
     }
 
     @Override
@@ -422,6 +422,7 @@ public final class TreeCheck {
         k.table = CardLayouts.bundled();
         k.fields = new DeckProblems(k.table);
         k.scanner = new IdScanner(k.table);
+        k.ids = k.scanner.rows(k);
       } catch (Throwable e) {
         failed = e;
       }

@@ -13,7 +13,8 @@ local span = require('nvimpam.span')
 local floor, max, min, huge = math.floor, math.max, math.min, math.huge
 local format, sub, char = string.format, string.sub, string.char
 
---- One highlight group per curve (used in turn), the axes and the labels: `default` links.
+--- One highlight group per curve (used in turn), and one for the axes and their labels:
+--- `default` links.
 M.links = {
   { 'NvimpamPlot1', 'Identifier' },
   { 'NvimpamPlot2', 'String' },
@@ -22,7 +23,6 @@ M.links = {
   { 'NvimpamPlot5', 'Special' },
   { 'NvimpamPlot6', 'Statement' },
   { 'NvimpamPlotAxis', 'Comment' },
-  { 'NvimpamPlotTitle', 'Title' },
 }
 local CURVE_GROUPS = 6
 

@@ -410,8 +410,9 @@ local function source_of(id, buf)
     error(require('nvimpam.host').error('bad_argument', 'nvimpam: no definition of FUNCT ' .. id), 0)
   end
   local d = defs[1]
-  if d.buf and api.nvim_buf_is_loaded(d.buf) then
-    local src = from_buffer(d.buf, d.lnum - 1)
+  local b = d.buf or vim.fn.bufnr(d.file)
+  if b > 0 and api.nvim_buf_is_loaded(b) then
+    local src = from_buffer(b, d.lnum - 1)
     src.id = id
     return src
   end

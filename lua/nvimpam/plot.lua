@@ -29,6 +29,7 @@ local CURVE_GROUPS = 6
 --- Milliseconds between the last change of a FUNCT shown and its redraw.
 M.debounce_ms = 80
 
+--- Defines the highlight groups of M.links (as `default` links: a colorscheme's win).
 function M.define_highlights()
   for _, l in ipairs(M.links) do
     vim.cmd('highlight default link ' .. l[1] .. ' ' .. l[2])

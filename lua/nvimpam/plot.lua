@@ -505,12 +505,22 @@ function M.plot(args, buf)
   buf = (buf == nil or buf == 0) and api.nvim_get_current_buf() or buf
   local ids = M.parse_ids(args or '')
   local sources = {}
-  if #ids == 0 then
-    sources[1] = source_at_cursor(buf)
-  else
-    for i, id in ipairs(ids) do
-      sources[i] = source_of(id, buf)
+  local ok, e = pcall(function()
+    if #ids == 0 then
+      sources[1] = source_at_cursor(buf)
+    else
+      for i, id in ipairs(ids) do
+        sources[i] = source_of(id, buf)
+      end
     end
+  end)
+  if not ok then -- no mark of the sources found so far stays behind
+    for _, s in ipairs(sources) do
+      if s.buf then
+        pcall(api.nvim_buf_del_extmark, s.buf, mark_ns, s.mark)
+      end
+    end
+    error(e, 0)
   end
   M.close()
   local w, h = size()
@@ -544,6 +554,8 @@ function M.plot(args, buf)
       end
     end,
   })
+  vim.wo[p.win].wrap = false -- a long title must not push the plot down
+  vim.bo[p.buf].undolevels = -1 -- every redraw replaces the lines: no history to keep
   current = p
   local watched = {}
   for _, s in ipairs(sources) do

@@ -534,7 +534,7 @@ function M.plot(args, buf)
   end
   local p = { sources = sources }
   local group = api.nvim_create_augroup('nvimpam_plot', { clear = true })
-  local timer = (vim.uv or vim.loop).new_timer()
+  local timer = require('nvimpam.compat').uv.new_timer()
   p.win, p.buf, p.close = require('nvimpam.float').open(blank, {
     title = 'FUNCT ' .. table.concat(titles, ', '),
     stay = true,

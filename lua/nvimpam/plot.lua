@@ -11,7 +11,16 @@ local rows = require('nvimpam.rows')
 local span = require('nvimpam.span')
 
 local floor, max, min, huge = math.floor, math.max, math.min, math.huge
-local format, sub, char = string.format, string.sub, string.char
+local format, sub, char, byte = string.format, string.sub, string.char, string.byte
+
+-- The bytes of the numbers Lua's tonumber() reads as the solver does: digits . + - e E.
+local NUMERIC = {}
+for _, c in ipairs({ 43, 45, 46, 69, 101 }) do
+  NUMERIC[c] = true
+end
+for c = 48, 57 do
+  NUMERIC[c] = true
+end
 
 --- One highlight group per curve (used in turn), and one for the axes and their labels:
 --- `default` links.
@@ -44,9 +53,32 @@ end
 ---@param text string
 ---@return number|nil
 function M.number(text)
-  local s = text:match('^%s*(.-)%s*$')
-  if s == '' then
+  local a, b = 1, #text
+  while byte(text, a) == 32 do
+    a = a + 1
+  end
+  if a > b then
     return 0
+  end
+  while byte(text, b) == 32 do
+    b = b - 1
+  end
+  local s = sub(text, a, b)
+  -- The common forms (digits, a point, a sign, e or E), which Lua reads as they are; a redraw
+  -- reads every value of the FUNCT, so no pattern here.
+  local plain = true
+  for k = a, b do
+    local c = byte(text, k)
+    if not NUMERIC[c] then
+      plain = false
+      break
+    end
+  end
+  if plain then
+    local v = tonumber(s)
+    if v then
+      return v
+    end
   end
   if not fields.is_float(s) or fields.is_param(s) then
     return nil
@@ -87,6 +119,25 @@ local function field_index(row, name)
     end
   end
   return nil
+end
+
+-- The fields of a row that are a point's X and Y (X and Y, X2 and Y2, ...): the index of each X,
+-- found once per row of the table.
+local pair_cache = setmetatable({}, { __mode = 'k' })
+local function xy_pairs(row)
+  local p = pair_cache[row]
+  if not p then
+    p = {}
+    local fs = row.fields
+    for j = 1, #fs - 1 do
+      local x, y = fs[j].name, fs[j + 1].name
+      if x:sub(1, 1) == 'X' and y:sub(1, 1) == 'Y' and x:sub(2) == y:sub(2) then
+        p[#p + 1] = j
+      end
+    end
+    pair_cache[row] = p
+  end
+  return p
 end
 
 local function text_of(line, f)
@@ -135,15 +186,12 @@ function M.read(lines, kind, ent, rowi)
         c.title = t and text_of(lines[i], row.fields[t]):match('^%s*(.-)%s*$') or ''
       else
         local fs = row.fields
-        for j = 1, #fs - 1 do
-          local fx, fy = fs[j], fs[j + 1]
-          if fx.name:sub(1, 1) == 'X' and fy.name:sub(1, 1) == 'Y' and fx.name:sub(2) == fy.name:sub(2) then
-            local x, y = M.number(text_of(lines[i], fx)), M.number(text_of(lines[i], fy))
-            if x and y then
-              c.points[#c.points + 1] = { x, y }
-            else
-              c.skipped = c.skipped + 1
-            end
+        for _, j in ipairs(xy_pairs(row)) do
+          local x, y = M.number(text_of(lines[i], fs[j])), M.number(text_of(lines[i], fs[j + 1]))
+          if x and y then
+            c.points[#c.points + 1] = { x, y }
+          else
+            c.skipped = c.skipped + 1
           end
         end
       end

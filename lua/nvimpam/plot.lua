@@ -602,6 +602,8 @@ function M.plot(args, buf)
       end
     end,
   })
+  -- a colorscheme clears the links: defined again while the plot is open
+  api.nvim_create_autocmd('ColorScheme', { group = group, callback = M.define_highlights })
   vim.wo[p.win].wrap = false -- a long title must not push the plot down
   vim.bo[p.buf].undolevels = -1 -- every redraw replaces the lines: no history to keep
   current = p

@@ -152,6 +152,14 @@ M.list = {
       require('nvimpam.align').command(o)
     end,
   },
+  {
+    name = 'NvimpamPlot',
+    nargs = '*',
+    desc = 'nvimpam: plot FUNCT curves (ids, or the FUNCT under the cursor) in a floating window',
+    run = function(o)
+      require('nvimpam.plot').plot(o.args, bufnr(o.buf))
+    end,
+  },
 }
 
 local by_name = {}

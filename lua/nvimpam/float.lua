@@ -7,9 +7,11 @@ local api = vim.api
 
 --- Opens `lines` in a read-only scratch buffer in a centred float, entered.
 --- `on_close` runs once, when the float closes by a key, or when it is left (a click elsewhere,
---- CTRL-W).
+--- CTRL-W). With `stay` it stays open when left (a view that follows what is edited elsewhere:
+--- :NvimpamPlot), and on_close runs when it closes in any way; `row` and `col` place it
+--- elsewhere than the middle.
 ---@param lines string[]
----@param opts { title?: string, on_close?: fun() }
+---@param opts { title?: string, on_close?: fun(), stay?: boolean, row?: integer, col?: integer }
 ---@return integer win, integer buf, fun() close
 function M.open(lines, opts)
   local width = vim.fn.strdisplaywidth(opts.title or '') + 2
@@ -23,7 +25,8 @@ function M.open(lines, opts)
   width = math.max(1, math.min(width, vim.o.columns - 4))
   local height = math.max(1, math.min(#lines, vim.o.lines - 6))
   local config = { relative = 'editor', width = width, height = height, style = 'minimal', border = 'single',
-    row = math.max(0, math.floor((vim.o.lines - height) / 2) - 1), col = math.max(0, math.floor((vim.o.columns - width) / 2)) }
+    row = opts.row or math.max(0, math.floor((vim.o.lines - height) / 2) - 1),
+    col = opts.col or math.max(0, math.floor((vim.o.columns - width) / 2)) }
   if require('nvimpam.compat').float_title and opts.title then
     config.title = ' ' .. opts.title .. ' '
   end
@@ -44,10 +47,16 @@ function M.open(lines, opts)
   for _, key in ipairs({ 'q', '<Esc>', '<C-c>' }) do
     vim.keymap.set('n', key, close, { buffer = buf, nowait = true, silent = true })
   end
-  -- Leaving the float closes it; not inside WinLeave, where a window cannot be closed.
-  api.nvim_create_autocmd('WinLeave', { buffer = buf, once = true, callback = function()
-    vim.schedule(close)
-  end })
+  if opts.stay then
+    api.nvim_create_autocmd('WinClosed', { pattern = tostring(win), once = true, callback = function()
+      vim.schedule(close)
+    end })
+  else
+    -- Leaving the float closes it; not inside WinLeave, where a window cannot be closed.
+    api.nvim_create_autocmd('WinLeave', { buffer = buf, once = true, callback = function()
+      vim.schedule(close)
+    end })
+  end
   return win, buf, close
 end
 

@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
     versionProvider = VersionProvider.class,
     description = "Folding for PAM-CRASH input decks in Neovim.",
     subcommands = {CommandLine.HelpCommand.class, ServeCommand.class, FoldsCommand.class, GenCommand.class, BenchCommand.class,
-      BenchOpenCommand.class, BenchColdCommand.class, BenchCellsCommand.class, BenchIdsCommand.class, SoakCommand.class, CheckCommand.class})
+      BenchOpenCommand.class, BenchColdCommand.class, BenchCellsCommand.class, BenchIdsCommand.class, SoakCommand.class, CheckCommand.class,
+      PlotCommand.class})
 public final class Main {
   private Main() {}
 

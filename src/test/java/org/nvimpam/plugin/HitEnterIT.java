@@ -23,7 +23,9 @@ class HitEnterIT extends PluginTestBase {
       "NvimpamFoldAttach", "NvimpamCheck", "cclose", "NvimpamCellInfo", "NvimpamGoto", "NvimpamRefs", "NvimpamOutline!",
       "lclose", "NvimpamAlign", "NvimpamHeader", "NvimpamCard NODE", "NvimpamRename 77",
       // reports longer than the command line open in a float, which :close closes
-      "NvimpamFoldInfo", "close", "NvimpamFoldBench", "close");
+      "NvimpamFoldInfo", "close", "NvimpamFoldBench", "close",
+      // on a comment line: no FUNCT; an id with no FUNCT
+      "NvimpamPlot", "NvimpamPlot 99");
 
   /** nvim_get_mode: answered at once, also while a prompt waits for a key (exec_lua is not). */
   private String mode() {

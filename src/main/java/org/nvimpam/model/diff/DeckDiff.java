@@ -1,0 +1,219 @@
+package org.nvimpam.model.diff;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The semantic diff of two decks and their include trees: what the solver reads, not the lines.
+ * Cards that define an id are matched by its kind and id; the others by keyword and title (the
+ * NAME row), identical cards first, then in the order the solver reads them. Matched cards are
+ * compared field by field, values as the solver reads them ({@link Values}); a float tolerance
+ * (relative) may be given. Cards that moved to another file are moves, not changes.
+ */
+public final class DeckDiff {
+  private DeckDiff() {}
+
+  /** A place in a tree: the file as reports name it, its path (null: a buffer without a file), a 0-based line. */
+  public record Place(String file, Path path, int line) {}
+
+  /** An added or removed card: {@code what} names it ({@code NODE 12}); kind and id for an id card, else null. */
+  public record Card(String what, String keyword, String kind, String id, Place place) {}
+
+  /** One field's change: its name ({@code X}, {@code X#2} for the second), the old and new values as written ("" blank). */
+  public record FieldChange(String field, String oldValue, String newValue, Place old, Place now) {}
+
+  /** A changed card, with its changed fields. */
+  public record Change(String what, String keyword, String kind, String id, Place old, Place now, List<FieldChange> fields) {}
+
+  /** A card, unchanged, in another file. */
+  public record Move(String what, Place old, Place now) {}
+
+  /** What differs; the lists in file order (removed cards by their old place, the others by their new). */
+  public record Result(List<Card> added, List<Card> removed, List<Change> changed, List<Move> moved, int oldCards,
+      int newCards) {
+    /** Whether the two decks are the same model (moves between files are none of its changes). */
+    public boolean same() {
+      return added.isEmpty() && removed.isEmpty() && changed.isEmpty();
+    }
+  }
+
+  /** One side, its cards walked. */
+  public static final class Side {
+    final Cards cards;
+
+    private Side(Cards cards) {
+      this.cards = cards;
+    }
+
+    public DiffTree tree() {
+      return cards.tree;
+    }
+
+    public int cards() {
+      return cards.count;
+    }
+  }
+
+  /** Walks every card of a tree: the whole-deck pass, on bytes. */
+  public static Side index(DiffTree tree) {
+    return new Side(Cards.index(tree));
+  }
+
+  /** Compares two indexed sides; {@code tol}: the relative difference of two floats read as equal (0: exact). */
+  public static Result compare(Side oldSide, Side newSide, double tol) {
+    if (!(tol >= 0)) throw new IllegalArgumentException("tolerance must be 0 or more, not " + tol);
+    Cards a = oldSide.cards;
+    Cards b = newSide.cards;
+    int[] pair = new int[b.count]; // the old card of each new card, or -1
+    Arrays.fill(pair, -1);
+    boolean[] used = new boolean[a.count];
+    // identical cards first: the same key and values
+    Chains exact = new Chains(a.count);
+    for (int i = 0; i < a.count; i++) exact.add(Values.mix(a.key[i], 7, a.hash[i]), i);
+    for (int j = 0; j < b.count; j++) {
+      int i = exact.take(Values.mix(b.key[j], 7, b.hash[j]), used);
+      if (i >= 0) {
+        pair[j] = i;
+        used[i] = true;
+      }
+    }
+    // then the rest by key, in order
+    Chains byKey = new Chains(a.count);
+    for (int i = 0; i < a.count; i++) {
+      if (!used[i]) byKey.add(a.key[i], i);
+    }
+    List<Change> changed = new ArrayList<>();
+    List<Move> moved = new ArrayList<>();
+    List<Card> added = new ArrayList<>();
+    for (int j = 0; j < b.count; j++) {
+      int i = pair[j];
+      if (i < 0) {
+        i = byKey.take(b.key[j], used);
+        if (i >= 0) {
+          used[i] = true;
+          pair[j] = i;
+        } else {
+          added.add(card(b, j));
+          continue;
+        }
+      }
+      boolean otherFile = !fileId(a, i).equals(fileId(b, j));
+      if (a.hash[i] != b.hash[j]) {
+        Change c = change(a, i, b, j, tol);
+        if (c != null) {
+          changed.add(c);
+          continue;
+        }
+      }
+      if (otherFile) moved.add(new Move(b.describe(j), place(a, i, a.line[i]), place(b, j, b.line[j])));
+    }
+    List<Card> removed = new ArrayList<>();
+    for (int i = 0; i < a.count; i++) {
+      if (!used[i]) removed.add(card(a, i));
+    }
+    return new Result(added, removed, changed, moved, a.count, b.count);
+  }
+
+  /** The file of a card as moves compare it: the root decks are one file, whatever their names. */
+  private static String fileId(Cards c, int card) {
+    return c.file[card] == 0 ? "" : c.tree.files().get(c.file[card]).name();
+  }
+
+  private static Place place(Cards c, int card, int line) {
+    DiffTree.File f = c.tree.files().get(c.file[card]);
+    return new Place(f.name(), f.path(), line);
+  }
+
+  private static Card card(Cards c, int i) {
+    String kw = keyword(c, i);
+    return new Card(c.describe(i), kw, c.kind(i), c.id(i), place(c, i, c.line[i]));
+  }
+
+  private static String keyword(Cards c, int i) {
+    if (c.entry[i] == Cards.PREAMBLE) return "";
+    var s = c.tree.files().get(c.file[i]).lines();
+    int l = c.line[i];
+    return org.nvimpam.deck.LineBytes.wordOf(org.nvimpam.deck.LineBytes.headerWord(s.bytes(l), s.start(l), s.contentLength(l)));
+  }
+
+  /** The fields in which two matched cards differ, or null when the solver reads them alike. */
+  private static Change change(Cards a, int i, Cards b, int j, double tol) {
+    List<Cards.Field> fa = a.fields(i);
+    List<Cards.Field> fb = b.fields(j);
+    Map<String, Cards.Field> old = new LinkedHashMap<>();
+    for (Cards.Field f : fa) old.put(f.label(), f);
+    List<FieldChange> out = new ArrayList<>();
+    for (Cards.Field f : fb) {
+      Cards.Field o = old.remove(f.label());
+      if (o == null) {
+        if (f.text().isEmpty()) continue; // a field of the new layout only, left blank
+        out.add(new FieldChange(f.label(), "", f.text(), place(a, i, a.line[i]), place(b, j, f.line())));
+      } else if (!o.same(f, tol)) {
+        out.add(new FieldChange(f.label(), o.text(), f.text(), place(a, i, o.line()), place(b, j, f.line())));
+      }
+    }
+    for (Cards.Field o : old.values()) {
+      if (o.text().isEmpty()) continue;
+      out.add(new FieldChange(o.label(), o.text(), "", place(a, i, o.line()), place(b, j, b.line[j])));
+    }
+    if (out.isEmpty()) return null;
+    return new Change(b.describe(j), keyword(b, j), b.kind(j), b.id(j), place(a, i, a.line[i]), place(b, j, b.line[j]), out);
+  }
+
+  /**
+   * Cards by key, each key's in order, taken from the front: open addressing on primitive arrays
+   * (a 1M-line deck has most of a million cards).
+   */
+  private static final class Chains {
+    private final long[] keys;
+    private final int[] head;
+    private final int[] tail;
+    private final int[] next;
+    private final int mask;
+
+    Chains(int cards) {
+      int cap = Integer.highestOneBit(Math.max(16, cards * 2 + 1)) << 1;
+      keys = new long[cap];
+      head = new int[cap];
+      tail = new int[cap];
+      Arrays.fill(head, -1);
+      next = new int[Math.max(1, cards)];
+      mask = cap - 1;
+    }
+
+    private int slot(long k) {
+      int s = (int) ((k * 0x9E3779B97F4A7C15L) >>> 37) & mask;
+      while (head[s] != -1 && keys[s] != k) s = (s + 1) & mask;
+      return s;
+    }
+
+    void add(long k, int card) {
+      int s = slot(k);
+      next[card] = -1;
+      if (head[s] == -1) {
+        keys[s] = k;
+        head[s] = card;
+      } else {
+        next[tail[s]] = card;
+      }
+      tail[s] = card;
+    }
+
+    /** The first card of key {@code k} not used yet (and drops the used ones before it), or -1. */
+    int take(long k, boolean[] used) {
+      int s = slot(k);
+      int c = head[s];
+      while (c >= 0 && used[c]) c = next[c];
+      if (c < 0) {
+        if (head[s] != -1) head[s] = -2; // emptied, but still a key: later probes go past it
+        return -1;
+      }
+      head[s] = next[c] < 0 ? -2 : next[c];
+      return c;
+    }
+  }
+}

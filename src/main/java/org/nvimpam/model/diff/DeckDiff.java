@@ -20,8 +20,12 @@ public final class DeckDiff {
   /** A place in a tree: the file as reports name it, its path (null: a buffer without a file), a 0-based line. */
   public record Place(String file, Path path, int line) {}
 
-  /** An added or removed card: {@code what} names it ({@code NODE 12}); kind and id for an id card, else null. */
-  public record Card(String what, String keyword, String kind, String id, Place place) {}
+  /**
+   * An added or removed card: {@code what} names it ({@code NODE 12}); kind and id for an id card,
+   * else null. A removed card's {@code near} is where it would be in the new tree: after the card
+   * that follows the one before it (the new root's first line when none does); null for an added one.
+   */
+  public record Card(String what, String keyword, String kind, String id, Place place, Place near) {}
 
   /** One field's change: its name ({@code X}, {@code X#2} for the second), the old and new values as written ("" blank). */
   public record FieldChange(String field, String oldValue, String newValue, Place old, Place now) {}
@@ -97,7 +101,7 @@ public final class DeckDiff {
           used[i] = true;
           pair[j] = i;
         } else {
-          added.add(card(b, j));
+          added.add(card(b, j, null));
           continue;
         }
       }
@@ -112,8 +116,16 @@ public final class DeckDiff {
       if (otherFile) moved.add(new Move(b.describe(j), place(a, i, a.line[i]), place(b, j, b.line[j])));
     }
     List<Card> removed = new ArrayList<>();
+    int[] newOf = new int[a.count];
+    Arrays.fill(newOf, -1);
+    for (int j = 0; j < b.count; j++) {
+      if (pair[j] >= 0) newOf[pair[j]] = j;
+    }
+    DiffTree.File root = b.tree.root();
+    Place near = new Place(root.name(), root.path(), 0);
     for (int i = 0; i < a.count; i++) {
-      if (!used[i]) removed.add(card(a, i));
+      if (newOf[i] >= 0) near = place(b, newOf[i], b.line[newOf[i]]);
+      if (!used[i]) removed.add(card(a, i, near));
     }
     return new Result(added, removed, changed, moved, a.count, b.count);
   }
@@ -128,9 +140,9 @@ public final class DeckDiff {
     return new Place(f.name(), f.path(), line);
   }
 
-  private static Card card(Cards c, int i) {
+  private static Card card(Cards c, int i, Place near) {
     String kw = keyword(c, i);
-    return new Card(c.describe(i), kw, c.kind(i), c.id(i), place(c, i, c.line[i]));
+    return new Card(c.describe(i), kw, c.kind(i), c.id(i), place(c, i, c.line[i]), near);
   }
 
   private static String keyword(Cards c, int i) {

@@ -22,8 +22,9 @@ public final class DeckDiff {
 
   /**
    * An added or removed card: {@code what} names it ({@code NODE 12}); kind and id for an id card,
-   * else null. A removed card's {@code near} is where it would be in the new tree: after the card
-   * that follows the one before it (the new root's first line when none does); null for an added one.
+   * else null. A removed card's {@code near} is a place in the new tree next to where it was: the
+   * card matched to the old card before it (the new root's first line when there is none); null
+   * for an added card.
    */
   public record Card(String what, String keyword, String kind, String id, Place place, Place near) {}
 

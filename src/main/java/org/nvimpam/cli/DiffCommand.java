@@ -131,12 +131,16 @@ public final class DiffCommand implements Callable<Integer> {
       this.now = now;
     }
 
+    // by path: a split deck moves most of its cards, and a name is made once per file
+    final Map<Path, String> olds = new java.util.HashMap<>();
+    final Map<Path, String> nows = new java.util.HashMap<>();
+
     String old(DeckDiff.Place p) {
-      return CheckCommand.display(oldDeck, old.root().path(), p.path());
+      return olds.computeIfAbsent(p.path(), f -> CheckCommand.display(oldDeck, old.root().path(), f));
     }
 
     String now(DeckDiff.Place p) {
-      return CheckCommand.display(newDeck, now.root().path(), p.path());
+      return nows.computeIfAbsent(p.path(), f -> CheckCommand.display(newDeck, now.root().path(), f));
     }
   }
 

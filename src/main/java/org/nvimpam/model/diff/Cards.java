@@ -380,15 +380,19 @@ final class Cards {
     return IdKinds.named(IdKinds.code(kind(c)));
   }
 
+  private final Map<Integer, String> kinds = new HashMap<>(); // by entry: the kind its def= field defines
+
   /** The kind of the id card {@code c} ("node", "material"), or null. */
   String kind(int c) {
     if (!byId[c]) return null;
-    for (RowLayout r : table.entry(entry[c]).rows()) {
-      for (FieldLayout fl : r.fields()) {
-        if (fl.defines() != null) return fl.defines();
+    return kinds.computeIfAbsent(entry[c], en -> {
+      for (RowLayout r : table.entry(en).rows()) {
+        for (FieldLayout fl : r.fields()) {
+          if (fl.defines() != null) return fl.defines();
+        }
       }
-    }
-    return null;
+      return null;
+    });
   }
 
   /** The id of the id card {@code c}: its number, or a group's title; null for another card. */

@@ -76,18 +76,42 @@ public final class DeckDiff {
     int[] pair = new int[b.count]; // the old card of each new card, or -1
     Arrays.fill(pair, -1);
     boolean[] used = new boolean[a.count];
-    // identical cards first: the same key and values
-    Chains exact = new Chains(a.count);
-    for (int i = 0; i < a.count; i++) exact.add(Values.mix(a.key[i], 7, a.hash[i]), i);
-    for (int j = 0; j < b.count; j++) {
-      int i = exact.take(Values.mix(b.key[j], 7, b.hash[j]), used);
-      if (i >= 0) {
-        pair[j] = i;
-        used[i] = true;
+    // identical cards first: the same key and values. Most are in the same order on both sides
+    // (a split into include files keeps it): paired in one pass, with a card added or removed
+    // stepped over; the rest through a hash table.
+    int unpaired = b.count;
+    for (int i = 0, j = 0; i < a.count && j < b.count; ) {
+      if (same(a, i, b, j)) {
+        pair[j++] = i;
+        used[i++] = true;
+        unpaired--;
+      } else if (i + 1 < a.count && same(a, i + 1, b, j)) {
+        i++; // old card i is left for the table
+      } else {
+        j++;
+      }
+    }
+    int left = 0;
+    for (int i = 0; i < a.count; i++) {
+      if (!used[i]) left++;
+    }
+    if (unpaired > 0 && left > 0) {
+      Chains exact = new Chains(left, a.count);
+      for (int i = 0; i < a.count; i++) {
+        if (!used[i]) exact.add(Values.mix(a.key[i], 7, a.hash[i]), i);
+      }
+      for (int j = 0; j < b.count; j++) {
+        if (pair[j] >= 0) continue;
+        int i = exact.take(Values.mix(b.key[j], 7, b.hash[j]), used);
+        if (i >= 0) {
+          pair[j] = i;
+          used[i] = true;
+          left--;
+        }
       }
     }
     // then the rest by key, in order
-    Chains byKey = new Chains(a.count);
+    Chains byKey = new Chains(left, a.count);
     for (int i = 0; i < a.count; i++) {
       if (!used[i]) byKey.add(a.key[i], i);
     }
@@ -129,6 +153,10 @@ public final class DeckDiff {
       if (!used[i]) removed.add(card(a, i, near));
     }
     return new Result(added, removed, changed, moved, a.count, b.count);
+  }
+
+  private static boolean same(Cards a, int i, Cards b, int j) {
+    return a.key[i] == b.key[j] && a.hash[i] == b.hash[j];
   }
 
   /** The file of a card as moves compare it: the root decks are one file, whatever their names. */
@@ -188,9 +216,10 @@ public final class DeckDiff {
     private final int[] next;
     private final int mask;
 
-    Chains(int cards) {
-      int cap = Integer.highestOneBit(Math.max(16, cards * 2 + 1)) << 1;
-      keys = new long[cap];
+    /** Room for {@code keys} cards of {@code cards} (their indices below it). */
+    Chains(int keys, int cards) {
+      int cap = Integer.highestOneBit(Math.max(16, keys * 2 + 1)) << 1;
+      this.keys = new long[cap];
       head = new int[cap];
       tail = new int[cap];
       Arrays.fill(head, -1);

@@ -3,7 +3,6 @@ package org.nvimpam.cli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -157,9 +156,9 @@ public final class DiffCommand implements Callable<Integer> {
     }
     for (DeckDiff.Card c : r.added()) out.println(n.now(c.place()) + ":" + (c.place().line() + 1) + ": added " + c.what());
     for (DeckDiff.Card c : r.removed()) out.println(n.old(c.place()) + ":" + (c.place().line() + 1) + ": removed " + c.what());
-    Map<String, Integer> moves = new LinkedHashMap<>();
-    for (DeckDiff.Move m : r.moved()) moves.merge(n.old(m.old()) + " to " + n.now(m.now()), 1, Integer::sum);
-    for (var e : moves.entrySet()) out.println("moved: " + e.getValue() + " card" + (e.getValue() == 1 ? "" : "s") + " from " + e.getKey());
+    for (DeckDiff.MoveGroup g : r.moveGroups()) {
+      out.println("moved: " + g.count() + " card" + (g.count() == 1 ? "" : "s") + " from " + n.old(g.from()) + " to " + n.now(g.to()));
+    }
   }
 
   private void json(PrintWriter out, DeckDiff.Result r, Names n) {

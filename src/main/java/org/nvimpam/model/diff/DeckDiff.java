@@ -37,9 +37,16 @@ public final class DeckDiff {
   /** A card, unchanged, in another file. */
   public record Move(String what, Place old, Place now) {}
 
-  /** What differs; the lists in file order (removed cards by their old place, the others by their new). */
-  public record Result(List<Card> added, List<Card> removed, List<Change> changed, List<Move> moved, int oldCards,
-      int newCards) {
+  /** How many cards moved from one file to another: the files as places at their first line. */
+  public record MoveGroup(Place from, Place to, int count) {}
+
+  /**
+   * What differs; the lists in file order (removed cards by their old place, the others by their
+   * new). {@code moved} makes each move when asked (a split deck moves most of its cards);
+   * {@code moveGroups} counts them by files.
+   */
+  public record Result(List<Card> added, List<Card> removed, List<Change> changed, List<Move> moved,
+      List<MoveGroup> moveGroups, int oldCards, int newCards) {
     /** Whether the two decks are the same model (moves between files are none of its changes). */
     public boolean same() {
       return added.isEmpty() && removed.isEmpty() && changed.isEmpty();
@@ -116,7 +123,8 @@ public final class DeckDiff {
       if (!used[i]) byKey.add(a.key[i], i);
     }
     List<Change> changed = new ArrayList<>();
-    List<Move> moved = new ArrayList<>();
+    int[] moves = new int[16]; // pairs: old card, new card
+    int nMoves = 0;
     List<Card> added = new ArrayList<>();
     for (int j = 0; j < b.count; j++) {
       int i = pair[j];
@@ -138,7 +146,12 @@ public final class DeckDiff {
           continue;
         }
       }
-      if (otherFile) moved.add(new Move(b.describe(j), place(a, i, a.line[i]), place(b, j, b.line[j])));
+      if (otherFile) {
+        if (2 * nMoves + 2 > moves.length) moves = Arrays.copyOf(moves, moves.length * 2);
+        moves[2 * nMoves] = i;
+        moves[2 * nMoves + 1] = j;
+        nMoves++;
+      }
     }
     List<Card> removed = new ArrayList<>();
     int[] newOf = new int[a.count];
@@ -152,7 +165,32 @@ public final class DeckDiff {
       if (newOf[i] >= 0) near = place(b, newOf[i], b.line[newOf[i]]);
       if (!used[i]) removed.add(card(a, i, near));
     }
-    return new Result(added, removed, changed, moved, a.count, b.count);
+    int[] mv = moves;
+    int count = nMoves;
+    List<Move> moved = new java.util.AbstractList<>() {
+      @Override
+      public Move get(int k) {
+        int i = mv[2 * k];
+        int j = mv[2 * k + 1];
+        return new Move(b.describe(j), place(a, i, a.line[i]), place(b, j, b.line[j]));
+      }
+
+      @Override
+      public int size() {
+        return count;
+      }
+    };
+    Map<Long, int[]> groups = new LinkedHashMap<>();
+    for (int k = 0; k < count; k++) {
+      groups.computeIfAbsent(((long) a.file[mv[2 * k]] << 32) | b.file[mv[2 * k + 1]], x -> new int[1])[0]++;
+    }
+    List<MoveGroup> moveGroups = new ArrayList<>();
+    for (Map.Entry<Long, int[]> e : groups.entrySet()) {
+      DiffTree.File from = a.tree.files().get((int) (e.getKey() >>> 32));
+      DiffTree.File to = b.tree.files().get((int) (long) e.getKey());
+      moveGroups.add(new MoveGroup(new Place(from.name(), from.path(), 0), new Place(to.name(), to.path(), 0), e.getValue()[0]));
+    }
+    return new Result(added, removed, changed, moved, moveGroups, a.count, b.count);
   }
 
   private static boolean same(Cards a, int i, Cards b, int j) {

@@ -160,6 +160,15 @@ M.list = {
       require('nvimpam.plot').plot(o.args, bufnr(o.buf))
     end,
   },
+  {
+    name = 'NvimpamDiff',
+    nargs = '+',
+    complete = 'file',
+    desc = "nvimpam: the differences between this deck and another, as models, in the quickfix list",
+    run = function(o)
+      require('nvimpam.diff').run(bufnr(o.buf), o.fargs)
+    end,
+  },
 }
 
 local by_name = {}

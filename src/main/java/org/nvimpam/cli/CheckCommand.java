@@ -133,15 +133,16 @@ public final class CheckCommand implements Callable<Integer> {
   static final String C1_ONLY = "nvimpam.check.c1";
 
   /**
-   * Runs {@code check} in a second JVM that compiles with C1 only, as the plugin's JVM does, and
-   * returns its exit status; null to run here (not {@code check}, not started with {@code -jar},
+   * Runs {@code check} (and {@code diff}, one pass over two decks) in a second JVM that compiles
+   * with C1 only, as the plugin's JVM does, and returns its exit status; null to run here (not
+   * {@code check} or {@code diff}, not started with {@code -jar},
    * already relaunched, or the user chose the compilers). A check is one pass over every byte of
    * a deck: C2's compiles of its loops cost more CPU than they save (a 10M-line deck: 8.6-8.9 s of
    * CPU with both compilers, 6.8 s with C1 only, on the shared 2-core VM), far more than a JVM's
    * start. The JVM options given to this one go to the other.
    */
   static Integer relaunch(String[] args) {
-    if (args.length == 0 || !"check".equals(args[0]) || System.getProperty(C1_ONLY) != null) return null;
+    if (args.length == 0 || !("check".equals(args[0]) || "diff".equals(args[0])) || System.getProperty(C1_ONLY) != null) return null;
     ProcessHandle.Info info = ProcessHandle.current().info();
     if (info.command().isEmpty() || info.arguments().isEmpty()) return null;
     List<String> cmd = new ArrayList<>();

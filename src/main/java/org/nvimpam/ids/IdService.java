@@ -94,6 +94,19 @@ public final class IdService {
     return t;
   }
 
+  /**
+   * The tree whose root is {@code b} itself, even where an open deck includes it (:NvimpamDiff
+   * compares the buffer's own deck), its live members' indexes built.
+   */
+  public IdTree treeFrom(IdBuffer b) {
+    ensureBuilt(b);
+    IdTree t = IdTree.of(b, this::showing, files);
+    for (IdTree.Member m : t.members()) {
+      if (m.live() != null) ensureBuilt(m.live());
+    }
+    return t;
+  }
+
   private static void ensureBuilt(IdBuffer b) {
     b.inSteps(BufferIds::buildStep);
   }

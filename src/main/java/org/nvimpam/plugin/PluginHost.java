@@ -159,7 +159,8 @@ public final class PluginHost {
       Map.entry("bench", (h, a) -> h.bench(buffer(a, 0))),
       Map.entry("check", (h, a) -> h.check(buffer(a, 0))),
       ids("ids_goto"), ids("ids_refs"), ids("ids_complete"), ids("ids_outline"), ids("ids_rename"),
-      ids("ids_check"), ids("ids_next"));
+      ids("ids_check"), ids("ids_next"),
+      Map.entry("diff", (h, a) -> h.diff(buffer(a, 0), a)));
 
   private static Map.Entry<String, Call> ids(String method) {
     return Map.entry(method, (h, a) -> h.ids.call(method, a, h.idBuffer(buffer(a, 0))));
@@ -431,6 +432,19 @@ public final class PluginHost {
     TreeProblems c = TreeProblems.of(ids, idBuffer(requested), cap,
         b -> b instanceof LiveBuffer lb ? lb.problems(cap) : null);
     return c::pack;
+  }
+
+  /**
+   * :NvimpamDiff: {@code [buf, file, tol]}: the deck of {@code requested} as Neovim holds it
+   * against the deck file {@code file} ({@link DeckDiffs}).
+   */
+  Encoder diff(Buffer requested, List<Object> args) throws Exception {
+    if (args.size() < 2 || !(args.get(1) instanceof String file) || file.isBlank()) {
+      throw new IllegalArgumentException("nvimpam: :NvimpamDiff needs the deck to compare with: :NvimpamDiff {file}");
+    }
+    double tol = args.size() > 2 && args.get(2) instanceof Number n ? n.doubleValue() : 0;
+    if (!(tol >= 0)) throw new IllegalArgumentException("nvimpam: the tolerance must be 0 or more, not " + tol);
+    return DeckDiffs.of(ids, idBuffer(requested), file, tol)::pack;
   }
 
   /** The buffer an id call serves, once Neovim's earlier events are in: live, or read once. */

@@ -8,14 +8,19 @@ import java.util.Arrays;
  * of a 10M-line deck (9M definitions, 82 MB) held the buffer's lock 50-80 ms for each edit that
  * added or removed one (the move and the shift of every definition below it), and 0.2-0.4 s when it
  * grew or was copied into place. A segment's lines are stored less its {@code shift}, which moves
- * them all at once. Each segment keeps the least and greatest id and the kinds it holds, for
- * lookups by id. Not thread-safe.
+ * them all at once. An edit inside one segment with room left changes it in place; one that spans
+ * segments or fills one makes them anew, with room. Each segment keeps a range that holds its ids
+ * and the kinds it holds, for lookups by id (an edit in place may leave them wider, never
+ * narrower). Segments are large enough for the JVM to place them among the old objects at once
+ * (over 1 MB): as small arrays, a 10M-line deck's 82 MB of them were copied by the first young
+ * collection, a pause of 1.5-4.4 s on a busy machine. Not thread-safe.
  */
 final class DefRun {
-  /** Entries per segment as a build appends them. */
-  static final int SEGMENT = 4096;
+  /** The most entries of a segment: its line array is over 1 MB. */
+  static final int SEGMENT = 1 << 18;
 
   private final int cap;
+  private final int fill; // what a build or a new segment fills, the rest is room for edits
   private Seg[] segs = new Seg[4];
   private int nSegs;
   private int[] starts = new int[5]; // the index of each segment's first entry; starts[nSegs] == size
@@ -55,6 +60,7 @@ final class DefRun {
   /** With segments of at most {@code cap} entries (small ones in tests, to cross their bounds). */
   DefRun(int cap) {
     this.cap = cap;
+    this.fill = Math.max(1, cap - cap / 8);
   }
 
   int size() {
@@ -96,9 +102,14 @@ final class DefRun {
   /** Appends an entry after the last (its line at or after the last one's). */
   void add(int line, int id, byte kind) {
     Seg last = nSegs == 0 ? null : segs[nSegs - 1];
-    if (last == null || last.n == last.lines.length) {
-      last = new Seg(cap);
+    if (last == null || last.n >= fill) {
+      last = new Seg(Math.min(cap, 16));
       addSeg(last);
+    } else if (last.n == last.lines.length) { // a small deck's one segment grows as it needs
+      int c = Math.min(cap, 2 * last.n);
+      last.lines = Arrays.copyOf(last.lines, c);
+      last.ids = Arrays.copyOf(last.ids, c);
+      last.kinds = Arrays.copyOf(last.kinds, c);
     }
     last.add(line, id, kind);
     size++;
@@ -149,6 +160,40 @@ final class DefRun {
     }
     int sa = segOf(Math.min(a, size - 1)); // a == size: the entries go at the end of the last segment
     int sb = b > a ? segOf(b - 1) : sa;
+    int after;
+    if (sa == sb && segs[sa].n + n - (b - a) <= segs[sa].lines.length && segs[sa].n + n - (b - a) > 0) {
+      inPlace(sa, a - starts[sa], b - starts[sa], lines, ids, kinds, n, delta);
+      after = sa + 1;
+    } else {
+      after = remake(sa, sb, a, b, lines, ids, kinds, n, delta);
+    }
+    if (delta != 0) {
+      for (int k = after; k < nSegs; k++) segs[k].shift += delta;
+    }
+    size += n - (b - a);
+    for (int k = sa; k < nSegs; k++) starts[k + 1] = starts[k] + segs[k].n;
+  }
+
+  /** Replaces entries {@code [i, j)} of segment {@code k}, which has room for the new ones. */
+  private void inPlace(int k, int i, int j, int[] lines, int[] ids, byte[] kinds, int n, int delta) {
+    Seg s = segs[k];
+    int tail = s.n - j;
+    System.arraycopy(s.lines, j, s.lines, i + n, tail);
+    System.arraycopy(s.ids, j, s.ids, i + n, tail);
+    System.arraycopy(s.kinds, j, s.kinds, i + n, tail);
+    if (delta != 0) {
+      for (int x = i + n; x < i + n + tail; x++) s.lines[x] += delta;
+    }
+    s.n = i;
+    for (int x = 0; x < n; x++) s.add(lines[x], ids[x], kinds[x]); // widens the segment's id range and kinds
+    s.n = i + n + tail;
+  }
+
+  /**
+   * Makes segments {@code [sa, sb]} anew from their entries with {@code [a, b)} replaced, filled
+   * as a build fills them; returns the index of the first segment after them.
+   */
+  private int remake(int sa, int sb, int a, int b, int[] lines, int[] ids, byte[] kinds, int n, int delta) {
     int from = starts[sa];
     int to = starts[sb + 1];
     int len = (a - from) + n + (to - b);
@@ -160,18 +205,16 @@ final class DefRun {
     System.arraycopy(ids, 0, v, j, n);
     System.arraycopy(kinds, 0, t, j, n);
     copyOut(b, to, l, v, t, j + n, delta);
-    // The new segments: as even as they can be, none over cap.
-    int parts = len == 0 ? 0 : (len + cap - 1) / cap;
+    int parts = len == 0 ? 0 : (len + fill - 1) / fill; // as even as they can be, none over fill
     Seg[] made = new Seg[parts];
-    for (int p = 0, s = 0; p < parts; p++) {
+    for (int p = 0, x = 0; p < parts; p++) {
       int e = (int) ((long) len * (p + 1) / parts);
-      Seg g = new Seg(e - s);
-      for (int k = s; k < e; k++) g.add(l[k], v[k], t[k]);
+      Seg g = new Seg(Math.min(cap, e - x + ((e - x) >> 3) + 16));
+      for (int k = x; k < e; k++) g.add(l[k], v[k], t[k]);
       made[p] = g;
-      s = e;
+      x = e;
     }
-    int removed = sb - sa + 1;
-    int grow = parts - removed;
+    int grow = parts - (sb - sa + 1);
     if (nSegs + grow > segs.length) {
       int c = Math.max(nSegs + grow, nSegs * 2);
       segs = Arrays.copyOf(segs, c);
@@ -181,11 +224,7 @@ final class DefRun {
     System.arraycopy(made, 0, segs, sa, parts);
     for (int k = nSegs + grow; k < nSegs; k++) segs[k] = null;
     nSegs += grow;
-    if (delta != 0) {
-      for (int k = sa + parts; k < nSegs; k++) segs[k].shift += delta;
-    }
-    size += n - (b - a);
-    for (int k = sa; k < nSegs; k++) starts[k + 1] = starts[k] + segs[k].n;
+    return sa + parts;
   }
 
   /** Copies entries {@code [from, to)} to {@code l, v, t} at {@code at}, their lines plus {@code delta}; returns the next index. */

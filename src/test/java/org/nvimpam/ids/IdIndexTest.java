@@ -358,7 +358,7 @@ class IdIndexTest {
       List<String> lines = new ArrayList<>();
       Deck deck = randomDeck(r, lines);
       int version = org.nvimpam.deck.DeckVersion.declared(deck);
-      int segment = 1 + r.nextInt(4); // the table splits and drops segments as edits cross them
+      int segment = new int[] {1, 2, 3, 4, 8, 16}[r.nextInt(6)]; // edits cross, fill, split and empty segments
       DefTable t = new DefTable(segment);
       int edits = 0;
       while (!t.buildStep(deck, version, sc, 1 + r.nextInt(5))) {

@@ -7,9 +7,9 @@ import org.nvimpam.deck.LineSource;
  * The ids one deck defines, in line order ({@link DefRun}: segments of primitive arrays, 9 bytes a
  * definition), and how many times each is defined ({@link IdCounts}). Kept up to date across
  * edits: an edit scans again only from the card header at or before it to the next card header
- * after it, and the segments below take the lines it added or removed as their shift. Its monitor is a leaf lock (nothing is called while it is held), so that
- * another buffer's checks may count its ids; the line-order accessors are for the owner, who holds
- * its deck's lock.
+ * after it, and the segments below take the lines it added or removed as their shift. Its
+ * monitor is a leaf lock (nothing is called while it is held), so that another buffer's checks may
+ * count its ids; the line-order accessors are for the owner, who holds its deck's lock.
  */
 public final class DefTable {
   private DefRun run;

@@ -316,10 +316,9 @@ public final class BufferIds {
     finish();
   }
 
-  /** After the references: the lookups' summaries and the duplicates. */
+  /** After the references: the duplicates. */
   private void finish() {
     long fg = foreignGeneration();
-    defs.prepare(); // the lookups' block summaries, ready for the next goto
     long dg = defs.generation() * 31 + fg;
     if (dg != dupGeneration) {
       dupGeneration = dg;

@@ -399,6 +399,7 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
       if (s == null || idsFailed || phase != Phase.LIVE) return;
     }
     try {
+      org.nvimpam.deck.CardLayouts.bundled(); // read out of the lock (see publishChecksOrThrow), for the checks off
       s.publish(this);
     } catch (RuntimeException e) {
       synchronized (this) {
@@ -556,6 +557,9 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
       first = host.checks() && !checks.checked();
     }
     int inherited = first ? host.inheritedVersion(this) : -1;
+    // The table is read at its first use, out of the lock: in the first step, its 130-180 ms of CPU
+    // (0.7 s of wall time on a busy machine) held up the first edits after the open.
+    if (first) org.nvimpam.deck.CardLayouts.bundled();
     // The whole check goes in steps (a 10M-line deck: 1.4 s), the lock let go in between, so that
     // an edit waits for one step at most; the edits made meanwhile are followed.
     boolean ours = false; // this call finished the whole check (not another one meanwhile)

@@ -306,6 +306,75 @@ class IdIndexTest {
         "2:13-17 GROUP: group 'roof' (in the selection) is not defined", "4:8-13 GROUP: group 'doors' is defined 2 times"), got);
   }
 
+  /** The same edit to the list, the deck and {@code table}: up to 10 lines replaced by up to 6. */
+  private interface TableEdit {
+    void edited(int first, int last, int count);
+  }
+
+  private static void editTable(SplittableRandom r, List<String> lines, Deck deck, TableEdit table) {
+    int n = lines.size();
+    int first = 1 + r.nextInt(Math.max(1, n - 1)); // the INPUTVERSION line stays
+    int last = Math.min(n, first + r.nextInt(r.nextInt(4) == 0 ? 11 : 3));
+    int count = r.nextInt(r.nextInt(4) == 0 ? 7 : 3);
+    String[] repl = new String[count];
+    for (int k = 0; k < count; k++) repl[k] = randomLine(r);
+    for (int k = first; k < last; k++) lines.remove(first);
+    for (int k = 0; k < count; k++) lines.add(first + k, repl[k]);
+    deck.replace(first, last, Lines.ofLatin1(repl));
+    table.edited(first, last, count);
+  }
+
+  /** {@code t} holds what a fresh read of {@code lines} finds, and finds it as that read does. */
+  private static void assertSameTable(DefTable t, List<String> lines, IdScanner sc, String ctx) {
+    Deck fresh = Deck.of(Lines.ofLatin1(lines.toArray(String[]::new)));
+    DefTable want = new DefTable();
+    want.build(fresh, org.nvimpam.deck.DeckVersion.declared(fresh), sc);
+    assertEquals(defs(want), defs(t), ctx);
+    assertEquals(want.duplicated(), t.duplicated(), ctx);
+    assertEquals(want.maxId(IdKinds.NODE), t.maxId(IdKinds.NODE), ctx);
+    assertEquals(want.maxId(IdKinds.PART), t.maxId(IdKinds.PART), ctx);
+    for (int line = 0; line <= lines.size() + 1; line++) {
+      assertEquals(want.firstAtOrAfter(line), t.firstAtOrAfter(line), ctx + " first at or after line " + line);
+    }
+    for (int id = 1; id <= 30; id++) {
+      long key = IdKinds.key(IdKinds.NODE, id);
+      assertEquals(want.count(key), t.count(key), ctx + " node " + id);
+      assertArrayEquals(want.linesOf(key, 100), t.linesOf(key, 100), ctx + " node " + id);
+      assertArrayEquals(want.indicesOf(key, 1), t.indicesOf(key, 1), ctx + " node " + id);
+      long shell = IdKinds.key(IdKinds.ELEMENT, id);
+      assertArrayEquals(want.linesOf(shell, 100), t.linesOf(shell, 100), ctx + " element " + id);
+    }
+    for (int g = 0; g < 4; g++) {
+      long key = IdKinds.key(IdKinds.GROUP, IdNames.intern("g " + g));
+      assertArrayEquals(want.linesOf(key, 100), t.linesOf(key, 100), ctx + " group " + g);
+    }
+  }
+
+  @Test
+  void aTableInSegmentsOfAFewDefinitionsFollowsBuildsInStepsAndEditsAcrossTheirBounds() {
+    SplittableRandom r = new SplittableRandom(17);
+    IdScanner sc = new IdScanner(TABLE);
+    for (int round = 0; round < 300; round++) {
+      List<String> lines = new ArrayList<>();
+      Deck deck = randomDeck(r, lines);
+      int version = org.nvimpam.deck.DeckVersion.declared(deck);
+      int segment = new int[] {1, 2, 3, 4, 8, 16}[r.nextInt(6)]; // edits cross, fill, split and empty segments
+      DefTable t = new DefTable(segment);
+      int edits = 0;
+      while (!t.buildStep(deck, version, sc, 1 + r.nextInt(5))) {
+        while (r.nextInt(2) == 0) {
+          editTable(r, lines, deck, (f, l, c) -> t.buildEdited(deck, f, l, c, version, sc));
+          edits++;
+        }
+      }
+      assertSameTable(t, lines, sc, "round " + round + ", segments of " + segment + ", built with " + edits + " edits: " + lines);
+      for (int e = 0; e < 20; e++) {
+        editTable(r, lines, deck, (f, l, c) -> t.edit(deck, f, l, c, version, sc));
+        assertSameTable(t, lines, sc, "round " + round + ", segments of " + segment + ", edit " + e + ": " + lines);
+      }
+    }
+  }
+
   @Test
   void countsSurviveManyAddsAndRemovals() {
     IdCounts c = new IdCounts();

@@ -37,11 +37,6 @@ import org.nvimpam.ids.IncludeWalk;
  * thread-safe.
  */
 public final class PartsModel {
-  /** Told how far reading got. */
-  public interface Progress {
-    void read(Path file, long bytes, long lines);
-  }
-
   // What a card is to the table, by entry of the layout table.
   private static final int OTHER = 0, NODE = 1, ELEMENT = 2, PART = 3, MATER = 4, LAYER = 5, MASS = 6, NSMAS = 7,
       RBODY_MASS = 8;
@@ -403,7 +398,7 @@ public final class PartsModel {
    * pieces that begin where a card begins. A deck that cannot be read throws why; include files
    * that cannot be read are told to {@code problems} (may be null) and left out.
    */
-  public static PartsTable read(Path deck, Progress progress, List<String> problems)
+  public static PartsTable read(Path deck, TreeCheck.Progress progress, List<String> problems)
       throws IncludeFiles.Unreadable, IOException {
     Path root = deck.toAbsolutePath().normalize();
     IncludeFiles.readable(root);
@@ -443,7 +438,7 @@ public final class PartsModel {
   }
 
   /** Streams one file through {@link #add}, in pieces cut before a card header; returns its INCLU lines. */
-  private List<IncludeLine> stream(Path f, boolean root, int[] treeVersion, Progress progress) throws IOException {
+  private List<IncludeLine> stream(Path f, boolean root, int[] treeVersion, TreeCheck.Progress progress) throws IOException {
     BasicFileAttributes at;
     try {
       at = IncludeFiles.attributes(f);
@@ -461,7 +456,7 @@ public final class PartsModel {
     final Path f;
     final boolean root;
     final int[] treeVersion;
-    final Progress progress;
+    final TreeCheck.Progress progress;
     final List<IncludeLine> includes = new ArrayList<>();
     final List<DeckChunk> pending = new ArrayList<>();
     final List<Integer> pendingFrom = new ArrayList<>();
@@ -469,7 +464,7 @@ public final class PartsModel {
     int base; // the file's line of the next piece's first line
     long bytes;
 
-    Pieces(Path f, boolean root, int[] treeVersion, Progress progress) {
+    Pieces(Path f, boolean root, int[] treeVersion, TreeCheck.Progress progress) {
       this.f = f;
       this.root = root;
       this.treeVersion = treeVersion;

@@ -160,6 +160,13 @@ M.list = {
       require('nvimpam.plot').plot(o.args, bufnr(o.buf))
     end,
   },
+  {
+    name = 'NvimpamParts',
+    desc = "nvimpam: the deck's parts with mass, centre of gravity and bounding box, in a table buffer",
+    run = function(o)
+      require('nvimpam.parts').open(bufnr(o.buf))
+    end,
+  },
 }
 
 local by_name = {}

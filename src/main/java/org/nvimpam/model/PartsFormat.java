@@ -25,8 +25,11 @@ public final class PartsFormat {
    */
   public record Line(String text, List<Object> keys, Path file, int line) {}
 
-  /** The table's lines: the header, the parts' lines (to sort), and the lines after them (the total last). */
-  public record Lines(String header, List<Line> parts, List<Line> tail) {
+  /**
+   * The table's lines: the header, the parts' lines (to sort), and the lines after them (the total
+   * last); {@code starts}: the 0-based byte column where each of {@link #COLUMNS} begins.
+   */
+  public record Lines(String header, List<Line> parts, List<Line> tail, int[] starts) {
     public List<String> all() {
       List<String> out = new ArrayList<>();
       out.add(header);
@@ -110,7 +113,9 @@ public final class PartsFormat {
           List.of(), n.file(), n.line()));
     }
     tail.add(new Line(row(total, w), List.of(), null, -1));
-    return new Lines(row(head, w), parts, tail);
+    int[] starts = new int[COLUMNS.size()];
+    for (int k = 1; k < starts.length; k++) starts[k] = starts[k - 1] + w[k - 1] + 2;
+    return new Lines(row(head, w), parts, tail, starts);
   }
 
   private static Double nullable(double d) {

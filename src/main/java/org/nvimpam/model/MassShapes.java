@@ -11,7 +11,8 @@ package org.nvimpam.model;
  *       so 2×2 Gauss points give area and centroid exactly (either diagonal split gives that area
  *       too). For a warped quad the integrand is the root of a quadratic: 2×2 and 4×4 Gauss points,
  *       and where they differ by more than 1e-13, 4×4 points on squares split in four until two
- *       rules agree to 1e-13. Not the shorter-diagonal split: for a warped
+ *       rules agree to 1e-13. A folded quad (a bowtie: its normal turns over inside, no element a
+ *       mesher makes) gets the 4×4 points only: the kink of |x_u × x_v| defeats any rule. Not the shorter-diagonal split: for a warped
  *       quad its two splits give two areas, both chords of the surface the element interpolates,
  *       and which is shorter depends on the node numbering's rounding when the diagonals are equal;
  *   <li>a hexahedron (and its degenerate forms: a pentahedron, a pyramid, a tetrahedron as a
@@ -71,7 +72,7 @@ final class MassShapes {
       double[] low = new double[4];
       gauss2(p, e, f, g, 0, 0, 1, low);
       gauss4(p, e, f, g, 0, 0, 1, acc);
-      if (Math.abs(acc[0] - low[0]) > SPLIT_TOL * acc[0]) {
+      if (Math.abs(acc[0] - low[0]) > SPLIT_TOL * acc[0] && !folded(n0, n1, n2)) {
         double tol = SPLIT_TOL * acc[0];
         java.util.Arrays.fill(acc, 0);
         adaptive(p, e, f, g, 0, 0, 1, 0, tol, acc);
@@ -79,6 +80,22 @@ final class MassShapes {
     }
     out[0] = acc[0];
     for (int k = 0; k < 3; k++) out[1 + k] = acc[0] == 0 ? p[k] : acc[1 + k] / acc[0];
+  }
+
+  /**
+   * Whether the normal {@code n0 + u n1 + v n2} turns over somewhere in the square: the quad is
+   * folded (a bowtie), and |n| has a kink no Gauss rule resolves. n is linear, so its component
+   * along the centre's normal is least at a corner.
+   */
+  private static boolean folded(double[] n0, double[] n1, double[] n2) {
+    double[] c = {n0[0] + (n1[0] + n2[0]) / 2, n0[1] + (n1[1] + n2[1]) / 2, n0[2] + (n1[2] + n2[2]) / 2};
+    for (int k = 0; k < 4; k++) {
+      double u = k & 1, v = k >> 1;
+      double d = 0;
+      for (int i = 0; i < 3; i++) d += (n0[i] + u * n1[i] + v * n2[i]) * c[i];
+      if (d <= 0) return true;
+    }
+    return false;
   }
 
   private static boolean parallel(double[] a, double[] b) {
@@ -121,9 +138,7 @@ final class MassShapes {
 
   /**
    * Area and moments over a square: 4x4 points on it and on its four quarters, split further until
-   * the two agree within the square's share ({@code h^2}) of {@code tol}. A folded quad (its normal
-   * vanishes inside: no element a mesher makes) has a kink there that no rule resolves: the depth
-   * is bounded, so that such a quad costs at most 4^{@value #MAX_SPLIT_DEPTH} rules.
+   * the two agree within the square's share ({@code h^2}) of {@code tol}, to a bounded depth.
    */
   private static void adaptive(double[] p, double[] e, double[] f, double[] g, double u0, double v0, double h, int depth,
       double tol, double[] acc) {

@@ -82,6 +82,7 @@ public final class PartsModel {
   private final List<MassCard> massCards = new ArrayList<>();
   private final List<PartsTable.NotIncluded> notIncluded = new ArrayList<>();
   private long lines;
+  private final CardReader reader = new CardReader(); // for read() only
 
   private record PartCard(int id, String name, String type, int idmat, String matname, double h, double a, Path file,
       int line) {}
@@ -431,8 +432,11 @@ public final class PartsModel {
           if (problems != null) problems.add(in + ":" + (at.line() + 1) + ": " + message);
         }
       });
+      m.reader.finish();
     } catch (UncheckedIOException e) {
       throw e.getCause();
+    } finally {
+      m.reader.stop();
     }
     return m.table();
   }
@@ -510,9 +514,63 @@ public final class PartsModel {
       List<IncludeLine> found = new ArrayList<>();
       IncludeLine.read(lines, 0, lines.lineCount(), found);
       for (IncludeLine il : found) includes.add(new IncludeLine(il.line() + base, il.from(), il.to(), il.name()));
-      add(f, lines, version, base);
+      int at = base;
+      int v = version;
       base += lines.lineCount();
-      if (progress != null) progress.read(f, bytes, base);
+      long read = bytes;
+      int upTo = base;
+      reader.submit(() -> {
+        add(f, lines, v, at);
+        if (progress != null) progress.read(f, read, upTo);
+      });
+    }
+  }
+
+  /**
+   * The thread that reads the cards of the pieces, in file order, while the next are read from
+   * disk; at most a few pieces ahead.
+   */
+  private static final class CardReader {
+    private final java.util.concurrent.ExecutorService thread = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "nvimpam-parts-cards");
+      t.setDaemon(true);
+      return t;
+    });
+    private final java.util.concurrent.Semaphore ahead = new java.util.concurrent.Semaphore(4);
+    private volatile Throwable failed;
+
+    void submit(Runnable r) {
+      ahead.acquireUninterruptibly();
+      thread.execute(() -> {
+        try {
+          if (failed == null) r.run();
+        } catch (Throwable t) {
+          failed = t;
+        } finally {
+          ahead.release();
+        }
+      });
+    }
+
+    /** Waits for every piece handed over; rethrows what failed. */
+    void finish() {
+      thread.shutdown();
+      try {
+        while (!thread.awaitTermination(1, java.util.concurrent.TimeUnit.SECONDS)) {
+          // the last pieces are still being read
+        }
+      } catch (InterruptedException e) {
+        thread.shutdownNow();
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted", e);
+      }
+      if (failed instanceof RuntimeException r) throw r;
+      if (failed instanceof Error e) throw e;
+      if (failed != null) throw new IllegalStateException(failed);
+    }
+
+    void stop() {
+      thread.shutdownNow();
     }
   }
 

@@ -72,8 +72,8 @@ public final class PartsModel {
   private int elCount;
   private int[] pool = new int[4096];
   private int poolSize;
-  private final List<String> words = new ArrayList<>();
-  private final Map<String, Integer> wordIndex = new HashMap<>();
+  private final List<String> words = new ArrayList<>(); // the element cards' words, by wordOf
+  private final short[] wordOf; // by entry
   // Parts, materials, layers, point masses.
   private final Map<Integer, PartCard> partCards = new LinkedHashMap<>();
   private final Map<Integer, Mater> maters = new HashMap<>();
@@ -96,11 +96,19 @@ public final class PartsModel {
     int n = table.entries().size();
     roles = new int[n];
     fields = new int[n][][];
+    wordOf = new short[n];
+    Map<String, Integer> wordIndex = new HashMap<>();
     for (int e = 0; e < n; e++) {
       CardLayout c = table.entry(e);
       int role = roleOf(c);
       roles[e] = role;
       if (role == OTHER || role == NSMAS) continue;
+      if (role == ELEMENT) {
+        wordOf[e] = (short) (int) wordIndex.computeIfAbsent(c.word(), w -> {
+          words.add(w);
+          return words.size() - 1;
+        });
+      }
       fields[e] = new int[c.rows().size()][];
       for (int r = 0; r < c.rows().size(); r++) {
         RowLayout row = c.rows().get(r);
@@ -242,7 +250,7 @@ public final class PartsModel {
           if (code >= 0) read(f[code]);
           else if (code == RowWalker.GES) ges = true;
         });
-        card(role, table.entry(e), file, src, i);
+        card(role, e, file, src, i);
         i = end;
       }
     }
@@ -275,10 +283,11 @@ public final class PartsModel {
     return Double.isNaN(d) || d < 0 || d > Integer.MAX_VALUE ? 0 : (int) d;
   }
 
-  private void card(int role, CardLayout c, Path file, LineSource src, int header) {
+  private void card(int role, int e, Path file, LineSource src, int header) {
+    CardLayout c = table.entry(e);
     switch (role) {
       case NODE -> node(id(v[F_ID]), v[F_X], v[F_Y], v[F_Z]);
-      case ELEMENT -> element(c.word());
+      case ELEMENT -> element(c.word(), wordOf[e]);
       case PART -> {
         int id = id(v[F_ID]);
         String type = text[F_TYPE] == null ? "" : text[F_TYPE];
@@ -321,7 +330,7 @@ public final class PartsModel {
     xyz[3 * at + 2] = nan0(z);
   }
 
-  private void element(String word) {
+  private void element(String word, short wordIndex) {
     byte shape;
     int corners;
     switch (word) {
@@ -380,10 +389,7 @@ public final class PartsModel {
     int k = elCount++;
     elPart[k] = id(v[F_PART]);
     elShape[k] = shape;
-    elWord[k] = (short) (int) wordIndex.computeIfAbsent(word, w -> {
-      words.add(w);
-      return words.size() - 1;
-    });
+    elWord[k] = wordIndex;
     elH[k] = v[F_H];
     elFirst[k] = poolSize;
     for (int c = 0; c < corners; c++) {

@@ -169,6 +169,13 @@ M.list = {
       require('nvimpam.diff').run(bufnr(o.buf), o.fargs)
     end,
   },
+  {
+    name = 'NvimpamParts',
+    desc = "nvimpam: the deck's parts with mass, centre of gravity and bounding box, in a table buffer",
+    run = function(o)
+      require('nvimpam.parts').open(bufnr(o.buf))
+    end,
+  },
 }
 
 local by_name = {}

@@ -38,6 +38,14 @@ M.specs = {
     desc = 'rename the id under the cursor', rhs = function() require('nvimpam.ids').rename_prompt() end },
   { name = 'outline', key = lsp_keys and 'gO' or false, modes = { 'n' },
     desc = "the deck's outline in a picker", rhs = function() require('nvimpam.ids').command('outline') end },
+  -- parts.lua: keys of the :NvimpamParts table buffer (parts = true), not of pamcrash buffers
+  { name = 'parts_sort', key = 's', modes = { 'n' }, parts = true,
+    desc = 'parts table: sort by the column under the cursor (again: the other way)',
+    rhs = function() require('nvimpam.parts').sort() end },
+  { name = 'parts_jump', key = '<CR>', modes = { 'n' }, parts = true,
+    desc = 'parts table: go to the card of the line', rhs = function() require('nvimpam.parts').jump() end },
+  { name = 'parts_refresh', key = 'R', modes = { 'n' }, parts = true,
+    desc = 'parts table: compute it again from the saved files', rhs = function() require('nvimpam.parts').refresh() end },
 }
 
 --- The default of the `mappings` option: name -> key.
@@ -109,7 +117,7 @@ function M.attach(buf)
       if key == nil then
         key = s.key
       end
-      if key then
+      if key and not s.parts then
         set(buf, s, key)
         for _, m in ipairs(s.modes) do
           set_keys[#set_keys + 1] = { m, key }

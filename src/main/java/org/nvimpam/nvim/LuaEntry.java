@@ -44,7 +44,9 @@ public enum LuaEntry {
   BENCH_FLOOR_PREPARE("nvimpam.bench", "floor_prepare", false, "buf", "chunk", "per_line"),
   BENCH_FLOOR("nvimpam.bench", "floor", true, "buf", "name"),
   BENCH_FLOOR_CANDIDATES("nvimpam.bench", "floor_candidates", true),
-  BENCH_INSIDE_MEASURES("nvimpam.bench", "inside_measures", true);
+  BENCH_INSIDE_MEASURES("nvimpam.bench", "inside_measures", true),
+  /** How far :NvimpamParts got: a line of text for the table buffer {@code tbuf}. */
+  PARTS_PROGRESS("nvimpam.parts", "_progress", false, "tbuf", "text");
 
   /**
    * The buffer variable lua/nvimpam/rows.lua reads for the version of an include file, which the

@@ -66,6 +66,12 @@ public final class PluginHost {
     return t;
   });
   private volatile Thread backgroundThread; // the thread of `background`: only its work waits for due refolds
+  // :NvimpamParts, which reads a deck's whole tree from disk: on its own thread.
+  private final ExecutorService partsWork = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "nvimpam-parts");
+    t.setDaemon(true);
+    return t;
+  });
 
   private final EarlyReads early; // decks read from disk while Neovim reads them
 
@@ -122,6 +128,7 @@ public final class PluginHost {
       host.scheduler.shutdownNow();
       host.calls.shutdownNow();
       host.background.shutdownNow();
+      host.partsWork.shutdownNow();
     });
     return host;
   }
@@ -136,6 +143,7 @@ public final class PluginHost {
     List<Object> args = a.size() > 2 && a.get(2) instanceof List<?> l ? new ArrayList<>(l) : List.of();
     switch (method) {
       case "setup", "info" -> answer(id, method, args); // no Neovim call: at once, in order
+      case "parts" -> partsWork.execute(() -> answer(id, method, args)); // seconds on a big deck: other calls go on
       default -> calls.execute(() -> answer(id, method, args));
     }
   }
@@ -160,7 +168,8 @@ public final class PluginHost {
       Map.entry("check", (h, a) -> h.check(buffer(a, 0))),
       ids("ids_goto"), ids("ids_refs"), ids("ids_complete"), ids("ids_outline"), ids("ids_rename"),
       ids("ids_check"), ids("ids_next"),
-      Map.entry("diff", (h, a) -> h.diff(buffer(a, 0), a)));
+      Map.entry("diff", (h, a) -> h.diff(buffer(a, 0), a)),
+      Map.entry("parts", (h, a) -> PartsCall.run(h.nvim, a)));
 
   private static Map.Entry<String, Call> ids(String method) {
     return Map.entry(method, (h, a) -> h.ids.call(method, a, h.idBuffer(buffer(a, 0))));

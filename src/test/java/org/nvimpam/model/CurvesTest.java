@@ -54,6 +54,7 @@ class CurvesTest {
     assertEquals(-150, number("-1.5+2"));
     assertEquals(7, number("7"));
     assertEquals(2.5, number("2.5E"));
+    assertEquals(2.5, number("2.5D-"));
     assertTrue(Double.isNaN(number("<PARAM>")));
     assertTrue(Double.isNaN(number("1.2.3")));
     assertTrue(Double.isNaN(number(".")));

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.nvimpam.deck.FieldValues;
 import org.nvimpam.deck.CardLayout;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.FieldLayout;
@@ -190,7 +191,7 @@ final class Cards {
       while (i < end && a[i] != ' ' && a[i] != '\t') i++;
       if (!any && mark) h = Values.mix(h, 8, MARK_LINE);
       any = true;
-      double d = Values.real(a, s, i);
+      double d = FieldValues.real(a, s, i);
       h = Double.isNaN(d) ? Values.mix(h, Values.TEXT, Values.text(a, s, i)) : Values.mix(h, Values.REAL, Values.bits(d));
     }
     return any;
@@ -225,7 +226,7 @@ final class Cards {
         return Values.INT;
       }
     } else if (type == Compiled.REAL) {
-      double d = Values.real(a, s, en);
+      double d = FieldValues.real(a, s, en);
       if (!Double.isNaN(d)) {
         bits = Values.bits(d);
         return Values.REAL;
@@ -333,7 +334,7 @@ final class Cards {
         int s = i;
         while (i < end && a[i] != ' ' && a[i] != '\t') i++;
         texts.add(Values.string(a, s, i));
-        double d = Values.real(a, s, i);
+        double d = FieldValues.real(a, s, i);
         vals.add(Double.isNaN(d) ? new long[] {Values.TEXT, Values.text(a, s, i)} : new long[] {Values.REAL, Values.bits(d)});
       }
       if (append && !out.isEmpty()) {
@@ -473,7 +474,7 @@ final class Cards {
       if (d != null) {
         byte[] b = d.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         if (type == INT && Values.integer(b, 0, b.length) != Long.MIN_VALUE) return new long[] {Values.INT, Values.integer(b, 0, b.length)};
-        if (type == REAL && !Double.isNaN(Values.real(b, 0, b.length))) return new long[] {Values.REAL, Values.bits(Values.real(b, 0, b.length))};
+        if (type == REAL && !Double.isNaN(FieldValues.real(b, 0, b.length))) return new long[] {Values.REAL, Values.bits(FieldValues.real(b, 0, b.length))};
         return new long[] {Values.TEXT, Values.text(b, 0, b.length)};
       }
       if (f.type() == FieldType.INT_OR_BLANK) return new long[] {Values.BLANK, 0};

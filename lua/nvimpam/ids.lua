@@ -17,6 +17,13 @@ M.ns = api.nvim_create_namespace('nvimpam.refs')
 --- What the last set() of each buffer got: buf -> { shown, total }.
 M.last = {}
 
+local messages = require('nvimpam.messages')
+
+-- "1 file", "3 files"
+local function plural(n, noun)
+  return string.format('%d %s%s', n, noun, n == 1 and '' or 's')
+end
+
 local function info(msg)
   vim.notify(msg, vim.log.levels.INFO, { title = 'nvimpam' })
 end
@@ -491,8 +498,10 @@ end
 --- split around it) in the deck and every file of its include tree, each buffer as one undo step.
 --- Files not open are loaded into listed buffers and changed there; nothing is written. Refuses,
 --- and changes nothing, with every reason at once: `new` is defined already, does not fit a field
---- or a GES line, a file of the tree is read-only, binary or 'nomodifiable'. Names the files
---- changed and the include files not found (not searched).
+--- or a GES line, a file of the tree is read-only, binary or 'nomodifiable' (in the quickfix list
+--- when they do not fit the command line). When files other than the current buffer change, or
+--- include files are not found, a one-line summary, and the quickfix list names each file changed
+--- (at its first change) and each include file not searched.
 ---@param new string|integer
 ---@param buf? integer
 ---@return table the JVM's plan: { files = { { buf|file, label, lines, edits, adds } }, defined, refusals, missing }
@@ -510,9 +519,24 @@ function M.rename(new, buf)
   for _, r in ipairs(plan.refusals or {}) do
     refused[#refused + 1] = r
   end
+  -- Every reason in the message when they fit the command line; else each in the quickfix list,
+  -- and the message says how many.
   local function refuse()
-    error(host.error('bad_argument', string.format('nvimpam: cannot rename %s to %s: %s; nothing changed', what, shown,
-      table.concat(refused, '; '))), 0)
+    local head = string.format('nvimpam: cannot rename %s to %s', what, shown)
+    local msg = string.format('%s: %s; nothing changed', head, table.concat(refused, '; '))
+    if vim.fn.strdisplaywidth(msg) > vim.v.echospace then
+      local items = {}
+      for i, r in ipairs(refused) do
+        items[i] = { text = r }
+      end
+      vim.fn.setqflist({}, ' ', { title = msg, items = items })
+      local reasons = plural(#refused, 'reason')
+      local first = refused[1] .. (#refused > 1 and string.format(' and %d more', #refused - 1) or '')
+      msg = messages.fit({ string.format('%s: %s; nothing changed; :copen lists them', head, first),
+        string.format('%s: %s, nothing changed; :copen lists them', head, reasons),
+        string.format('%s: %s; :copen lists them', head, reasons), string.format('%s: %s; :copen', head, reasons) })
+    end
+    error(host.error('bad_argument', msg), 0)
   end
   if api.nvim_buf_get_changedtick(buf) ~= tick then
     refused[#refused + 1] = 'the buffer changed while the rename was planned (run it again)'
@@ -563,22 +587,49 @@ function M.rename(new, buf)
     end
     refuse()
   end
-  local total, names, others = 0, {}, false
+  local total, items, others = 0, {}, false
   for _, f in ipairs(files) do
     apply(f.target, f)
     total = total + f.lines
-    names[#names + 1] = string.format('%s (%d)', name_of(f.target, f.label, buf), f.lines)
+    local e, lnum, col = f.edits, nil, 1
+    if #e > 0 then
+      lnum, col = e[1] + 1, e[2] + 1
+    else
+      lnum = f.adds[1] + 2 -- the first line it added
+    end
+    items[#items + 1] = { bufnr = f.target, lnum = lnum, col = col,
+      text = string.format('%s -> %s: %s changed', what, shown, plural(f.lines, 'line')) }
     others = others or f.target ~= buf
   end
-  local msg = string.format('nvimpam: %s -> %s: %d line%s changed', what, shown, total, total == 1 and '' or 's')
-  if #files > 1 or others then
-    msg = msg .. ' in ' .. table.concat(names, ', ') .. '; :wall writes them'
-  end
-  if not plan.defined then
-    msg = msg .. ' (no card of the deck and its include files defines it)'
-  end
-  if plan.missing and #plan.missing > 0 then
-    msg = msg .. '; not searched (not found): ' .. table.concat(plan.missing, ', ')
+  local missing = plan.missing or {}
+  local msg
+  if #files > 1 or others or #missing > 0 then
+    -- One line (a longer one waits for Enter); the quickfix list names each file changed, at its
+    -- first change, and each include file not searched.
+    for _, m in ipairs(missing) do
+      items[#items + 1] = { text = 'not searched (not found): ' .. m }
+    end
+    local head = string.format('%s -> %s in %s', what, shown, plural(#files, 'file'))
+    local long, short = plural(total, 'line'), plural(total, 'line')
+    if #missing > 0 then
+      long = long .. ', ' .. plural(#missing, 'include file') .. ' not searched'
+      short = short .. ', ' .. #missing .. ' not searched'
+    end
+    if not plan.defined then
+      long, short = long .. ', defined nowhere', short .. ', defined nowhere'
+    end
+    local wall = #files > 1 or others
+    vim.fn.setqflist({}, ' ', { title = string.format('nvimpam: %s, %s%s', head, long, wall and '; :wall writes them' or ''),
+      items = items })
+    local tail = wall and { '; :wall writes them, :copen lists them', '; :wall writes, :copen lists', '; :wall, :copen' }
+      or { '; :copen lists them', '; :copen lists them', '; :copen' }
+    -- shorter words first, then less said; the last resort names the id and the files
+    msg = messages.fit({ 'nvimpam: ' .. head .. ', ' .. long .. tail[1], 'nvimpam: ' .. head .. ', ' .. short .. tail[2],
+      'nvimpam: ' .. head .. ', ' .. short .. tail[3], head .. ', ' .. short .. tail[3], head .. tail[3] })
+  else
+    local head = string.format('nvimpam: %s -> %s: %s changed', what, shown, plural(total, 'line'))
+    msg = messages.fit(plan.defined and { head }
+      or { head .. ' (no card of the deck and its include files defines it)', head .. ' (defined nowhere)' })
   end
   info(msg)
   return plan

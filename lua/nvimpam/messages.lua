@@ -14,6 +14,29 @@ function M.info(msg)
   vim.notify(msg, vim.log.levels.INFO, { title = 'nvimpam' })
 end
 
+--- The first of `variants` (longest first) that fits the command line (v:echospace), else the
+--- last one with its middle cut out (its start says what, its end what to do): a message wider
+--- than that waits for Enter (a hit-enter prompt).
+---@param variants string[]
+---@return string
+function M.fit(variants)
+  local fn = vim.fn
+  local space = vim.v.echospace
+  for _, v in ipairs(variants) do
+    if fn.strdisplaywidth(v) <= space then
+      return v
+    end
+  end
+  local last = variants[#variants]
+  local n = fn.strchars(last)
+  local tail = fn.strcharpart(last, n - math.floor(space / 3))
+  local k = space - 1 - fn.strdisplaywidth(tail)
+  while k > 0 and fn.strdisplaywidth(fn.strcharpart(last, 0, k)) > space - 1 - fn.strdisplaywidth(tail) do
+    k = k - 1
+  end
+  return fn.strcharpart(last, 0, math.max(k, 0)) .. '…' .. tail
+end
+
 --- An error value (or string) as a notification, unless the user has seen it already.
 ---@param e any
 function M.report(e)

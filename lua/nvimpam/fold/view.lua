@@ -24,6 +24,34 @@ function M.closed_at(s, e)
   return fn.foldclosed(s) == s and fn.foldclosedend(s) == e
 end
 
+-- The open group at line x, which an undo or redo that put lines back right above it may have
+-- left at the first of them (`alt`), one line short: 0.12 then keeps its members at their own
+-- lines, and those past its new end are out of sight. If so, the group is made again from alt to
+-- its last line `e` today (`zd` lifts its members a level with their states, `:fold` takes them
+-- back in), so that each member is read where it is. Open again after, as is the member at x.
+local function whole_again(x, alt, e, depth_closed)
+  local cmd = api.nvim_command
+  local member_open = false -- x's member, closed here to reach the group
+  if fn.foldclosed(x) == -1 then
+    cmd(x .. 'foldclose')
+    if depth_closed(x) ~= 1 then
+      member_open = true
+      cmd(x .. 'foldclose')
+    end
+  else
+    cmd(x .. 'foldclose') -- x's member is closed: the group closes
+  end
+  if fn.foldclosed(x) == alt and fn.foldclosedend(x) < e and depth_closed(x) == 1 then
+    api.nvim_win_set_cursor(0, { x, 0 })
+    cmd('normal! zd')
+    cmd(alt .. ',' .. e .. 'fold')
+  end
+  cmd(x .. 'foldopen') -- the group
+  if member_open then
+    cmd(x .. 'foldopen')
+  end
+end
+
 -- Where it must, read() sets (by `set`) 'foldminlines' to 0, so that a fold an edit cut down to one
 -- line still shows that it is closed (0.12 cuts a fold whose last line nvim_buf_set_lines()
 -- replaces; setting it costs a pass over every fold, so only then), and 'foldtext' to v:foldlevel:
@@ -86,6 +114,10 @@ local function read_states(old, edits, states, pick, set)
         end
         if closed then
           api.nvim_command(x .. 'foldopen') -- so that its members can be read
+        end
+        -- in a whole read only: every fold is made again after it
+        if alt and not pick and foldlevel(alt) >= 1 then
+          whole_again(x, alt, e, depth_closed)
         end
         group_open = true
       end

@@ -69,6 +69,15 @@ class IdsIT extends PluginTestBase {
     return String.valueOf(lua("local n = _G.notes[#_G.notes] return n and n[1] or ''"));
   }
 
+  /**
+   * What the last message told in full: the message, or where it points to the quickfix list (it
+   * would not fit the command line), the list's title.
+   */
+  private String told() {
+    String note = lastNote();
+    return note.contains(":copen") ? String.valueOf(lua("return vim.fn.getqflist({ title = 0 }).title")) : note;
+  }
+
   @SuppressWarnings("unchecked")
   private List<String> refsDiagnostics(String until) {
     String get = "local ns = vim.api.nvim_create_namespace('nvimpam.refs') local out = {} "
@@ -317,7 +326,10 @@ class IdsIT extends PluginTestBase {
     open("main.pc", "INPUTVERSION 2011", node(1), PART, NAME, END, "INCLU / shells.inc");
     cursor(3, 14);
     nvim.command("NvimpamRename 13").join();
-    assertEquals("nvimpam: part 12 -> 13: 3 lines changed in main.pc (1), shells.inc (2); :wall writes them", lastNote());
+    assertEquals("nvimpam: part 12 -> 13 in 2 files, 3 lines; :wall writes them", told());
+    assertEquals(List.of("main.pc:3", "shells.inc:1"), lua("local out = {} for _, it in"
+        + " ipairs(vim.fn.getqflist()) do out[#out + 1] = vim.fn.fnamemodify(vim.fn.bufname(it.bufnr), ':t') .. ':' .. it.lnum end"
+        + " return out"));
     assertEquals(shell(200, 12, 1, 1, 1, 1), Files.readAllLines(inc).get(0));
     assertEquals(shell(200, 13, 1, 1, 1, 1), lua("return vim.api.nvim_buf_get_lines(vim.fn.bufnr('" + inc + "'), 0, 1, true)[1]"));
   }
@@ -328,7 +340,7 @@ class IdsIT extends PluginTestBase {
     open("main.pc", "INPUTVERSION 2011", node(1), node(2), shell(100, 12, 1, 2, 2, 2));
     cursor(2, 15);
     nvim.command("NvimpamRename 2").join();
-    assertTrue(lastNote().contains("node 2 is already defined (main.pc line 3); nothing changed"), lastNote());
+    assertTrue(told().contains("node 2 is already defined (main.pc line 3); nothing changed"), lastNote());
     assertEquals(node(1), lua("return vim.api.nvim_buf_get_lines(0, 1, 2, true)[1]"));
   }
 
@@ -338,7 +350,7 @@ class IdsIT extends PluginTestBase {
     open("main.pc", "INPUTVERSION 2011", node(1), shell(100, 12, 1, 1, 1, 1));
     cursor(2, 15);
     nvim.command("NvimpamRename 123456789").join();
-    assertTrue(lastNote().contains("123456789 does not fit the 8 columns of NODE / IDNOD (line 2); nothing changed"), lastNote());
+    assertTrue(told().contains("123456789 does not fit the 8 columns of NODE / IDNOD (line 2); nothing changed"), lastNote());
     assertEquals(node(1), lua("return vim.api.nvim_buf_get_lines(0, 1, 2, true)[1]"));
   }
 
@@ -576,7 +588,7 @@ class IdsIT extends PluginTestBase {
     open("main.pc", GROUPS);
     cursor(7, 10);
     nvim.command("NvimpamRename 'all'").join();
-    assertTrue(lastNote().contains("group 'all' is already defined (main.pc line 10); nothing changed"), lastNote());
+    assertTrue(told().contains("group 'all' is already defined (main.pc line 10); nothing changed"), lastNote());
     assertEquals(List.of(GROUPS), lua("return vim.api.nvim_buf_get_lines(0, 0, -1, true)"));
   }
 
@@ -587,11 +599,11 @@ class IdsIT extends PluginTestBase {
     cursor(7, 10);
     String wide = "w".repeat(73);
     nvim.command("NvimpamRename " + wide).join();
-    assertTrue(lastNote().contains("'" + wide + "' does not fit the 72 columns of GROUP / TITLE (line 7); nothing changed"),
+    assertTrue(told().contains("'" + wide + "' does not fit the 72 columns of GROUP / TITLE (line 7); nothing changed"),
         lastNote());
     String long70 = "l".repeat(70); // fits the title field, not GRP '...' even on a line of its own
     nvim.command("NvimpamRename " + long70).join();
-    assertTrue(lastNote().contains("main.pc: line 11 would pass column 80 with '" + long70
+    assertTrue(told().contains("main.pc: line 11 would pass column 80 with '" + long70
         + "', even continued on a new line; nothing changed"), lastNote());
     assertEquals(List.of(GROUPS), lua("return vim.api.nvim_buf_get_lines(0, 0, -1, true)"));
   }

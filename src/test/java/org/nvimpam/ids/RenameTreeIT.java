@@ -69,6 +69,22 @@ class RenameTreeIT extends PluginTestBase {
     return String.valueOf(lua("local n = _G.notes[#_G.notes] return n and n[1] or ''"));
   }
 
+  /**
+   * What the last message told in full: the message, or where it points to the quickfix list (it
+   * would not fit the command line), the list's title.
+   */
+  private String told() {
+    String note = lastNote();
+    return note.contains(":copen") ? String.valueOf(lua("return vim.fn.getqflist({ title = 0 }).title")) : note;
+  }
+
+  /** The quickfix list: "file:line:col: text" per entry, the text alone where it names no buffer. */
+  private List<?> quickfix() {
+    return (List<?>) lua("local out = {} for _, it in ipairs(vim.fn.getqflist()) do out[#out + 1] = it.bufnr > 0"
+        + " and string.format('%s:%d:%d: %s', vim.fn.fnamemodify(vim.fn.bufname(it.bufnr), ':t'), it.lnum, it.col, it.text)"
+        + " or it.text end return out");
+  }
+
   /** The lines of the buffer of {@code f}, null when no buffer holds it loaded. */
   @SuppressWarnings("unchecked")
   private List<String> lines(Path f) {
@@ -119,8 +135,10 @@ class RenameTreeIT extends PluginTestBase {
     assertEquals(A_AFTER, lines(a), note);
     assertEquals(B_AFTER, lines(b), note);
     assertDisk();
-    assertEquals("nvimpam: node 77 -> 9077: 7 lines changed in main.pc (2), a.inc (2), b.inc (3); :wall writes them; "
-        + "not searched (not found): cluster.inc (main.pc line 3)", note);
+    assertEquals("nvimpam: node 77 -> 9077 in 3 files, 7 lines, 1 include file not searched; :wall writes them", told());
+    assertEquals(List.of("main.pc:9:25: node 77 -> 9077: 2 lines changed", "a.inc:3:9: node 77 -> 9077: 2 lines changed",
+        "b.inc:1:25: node 77 -> 9077: 3 lines changed", "not searched (not found): cluster.inc (main.pc line 3)"),
+        quickfix());
     assertEquals(1L, lua("return vim.fn.buflisted(vim.fn.bufnr('" + a + "'))"));
     undo(main);
     undo(a);
@@ -181,7 +199,7 @@ class RenameTreeIT extends PluginTestBase {
       edit(main);
       cursor(9, 30);
       nvim.command("NvimpamRename 9077").join();
-      assertEquals("nvimpam: cannot rename node 77 to 9077: b.inc is read-only on disk; nothing changed", lastNote());
+      assertEquals("nvimpam: cannot rename node 77 to 9077: b.inc is read-only on disk; nothing changed", told());
       assertNothingChanged();
     } finally {
       b.toFile().setWritable(true, false);
@@ -198,7 +216,7 @@ class RenameTreeIT extends PluginTestBase {
     cursor(9, 30);
     nvim.command("NvimpamRename 9077").join();
     assertEquals("nvimpam: cannot rename node 77 to 9077: include file b.inc is a binary file, not a deck (a.inc line 2); "
-        + "nothing changed", lastNote());
+        + "nothing changed", told());
     assertEquals(List.of(MAIN), lines(main));
     assertNull(lines(a));
     assertArrayEquals(bin, Files.readAllBytes(b));
@@ -217,7 +235,7 @@ class RenameTreeIT extends PluginTestBase {
     cursor(9, 30);
     nvim.command("NvimpamRename 81").join(); // node 81 is in a.inc
     assertEquals("nvimpam: cannot rename node 77 to 81: node 81 is already defined (a.inc line 7); a.inc has 'nomodifiable'; "
-        + "b.inc has 'readonly'; nothing changed", lastNote());
+        + "b.inc has 'readonly'; nothing changed", told());
     assertNothingChanged("a.inc", "b.inc");
   }
 
@@ -232,7 +250,7 @@ class RenameTreeIT extends PluginTestBase {
     cursor(9, 30);
     nvim.command("NvimpamRename 9077").join();
     assertEquals("nvimpam: cannot rename node 77 to 9077: b.inc line 1 is not the text the rename read "
-        + "(write or reload the buffer); nothing changed", lastNote());
+        + "(write or reload the buffer); nothing changed", told());
     assertEquals(List.of(MAIN), lines(main));
     List<String> mine = new ArrayList<>(List.of(B));
     mine.add(0, "$ mine");
@@ -261,7 +279,9 @@ class RenameTreeIT extends PluginTestBase {
     assertEquals(List.of(node(9), shell(400, 12, 9, 9, 9, 9)), lines(shared), note);
     assertEquals(shell(100, 12, 9, 9, 9, 9), lines(one).get(5), note);
     assertEquals(shell(500, 12, 9, 1, 1, 1), lines(two).get(5), note);
-    assertEquals("nvimpam: node 77 -> 9: 4 lines changed in one.pc (1), shared.inc (2), two.pc (1); :wall writes them", note);
+    assertEquals("nvimpam: node 77 -> 9 in 3 files, 4 lines; :wall writes them", told());
+    assertEquals(List.of("one.pc:6:25: node 77 -> 9: 1 line changed", "shared.inc:1:9: node 77 -> 9: 2 lines changed",
+        "two.pc:6:25: node 77 -> 9: 1 line changed"), quickfix());
     Map<String, Object> tree = (Map<String, Object>) lua("return vim.api.nvim_buf_call(vim.fn.bufnr('" + shared + "'), vim.fn.undotree)");
     assertEquals(1L, tree.get("seq_cur"), note); // one change: the edits of one plan
   }

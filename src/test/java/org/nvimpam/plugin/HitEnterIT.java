@@ -33,12 +33,44 @@ class HitEnterIT extends PluginTestBase {
     return String.valueOf(((java.util.Map<?, ?>) m).get("mode"));
   }
 
-  @Test
-  void noCommandLeavesAHitEnterPrompt() throws Exception {
+  /** The screen when typed() saw it settle. */
+  private String shown;
+
+  private String typed(Screen screen, String c) throws Exception {
+    return typed(screen, c, null);
+  }
+
+  /**
+   * Types {@code :c<CR>} and waits until Neovim settles (back in Normal mode and, when given, Lua
+   * {@code done} returns true; or a prompt waits); returns its mode and whether "Press ENTER" shows.
+   */
+  private String typed(Screen screen, String c, String done) throws Exception {
+    nvim.call("nvim_input", nvim.args(":" + c + "<CR>"), in -> in.unpackLong()).join();
+    long end = System.currentTimeMillis() + 10_000;
+    String mode = mode();
+    while (!mode.startsWith("r") && !(mode.equals("n") && (done == null || Boolean.TRUE.equals(lua(done))))
+        && System.currentTimeMillis() < end) {
+      Thread.sleep(20);
+      mode = mode();
+    }
+    Thread.sleep(150); // a scheduled message
+    mode = mode();
+    shown = screen.current().dump();
+    boolean prompt = shown.contains("Press ENTER");
+    if (prompt || !mode.equals("n")) nvim.call("nvim_input", nvim.args("<CR>"), in -> in.unpackLong()).join();
+    return mode + " " + prompt;
+  }
+
+  private void startWithUi() throws IOException {
     nvim.close();
     nvim = EmbeddedNvim.start(); // Neovim's own vim.notify
     EmbeddedNvim.setupPlugin(nvim, "");
     nvim.command("filetype on").join();
+  }
+
+  @Test
+  void noCommandLeavesAHitEnterPrompt() throws Exception {
+    startWithUi();
     Screen screen = Screen.attach(nvim, 100, 20);
     Path deck = dir.resolve("car.pc");
     Files.write(deck, List.of("INPUTVERSION 2011", "$", "NODE  /        1              0.              0.              0.",
@@ -47,19 +79,7 @@ class HitEnterIT extends PluginTestBase {
     lua("vim.wait(10000, function() return require('nvimpam.folds').applied_tick(0) ~= nil end, 10)");
     for (String c : COMMANDS) {
       lua("vim.api.nvim_win_set_cursor(0, { 2, 0 })"); // a comment line: no field, no id
-      nvim.call("nvim_input", nvim.args(":" + c + "<CR>"), in -> in.unpackLong()).join();
-      long end = System.currentTimeMillis() + 10_000;
-      String mode = mode();
-      while (!mode.equals("n") && !mode.startsWith("r") && System.currentTimeMillis() < end) {
-        Thread.sleep(20);
-        mode = mode();
-      }
-      Thread.sleep(150); // a scheduled message
-      mode = mode();
-      String shown = screen.current().dump();
-      boolean prompt = shown.contains("Press ENTER");
-      if (prompt || !mode.equals("n")) nvim.call("nvim_input", nvim.args("<CR>"), in -> in.unpackLong()).join();
-      assertEquals("n false", mode + " " + prompt, ":" + c + " left " + shown);
+      assertEquals("n false", typed(screen, c), () -> ":" + c + " left " + shown);
       if (c.startsWith("NvimpamFoldInfo") || c.startsWith("NvimpamFoldBench")) {
         // the bench runs every strategy first; polled from here: a vim.wait() inside the command's
         // own wait for the JVM would hold it up
@@ -74,5 +94,61 @@ class HitEnterIT extends PluginTestBase {
         assertEquals(false, now.contains("Press ENTER"), ":" + c + " left " + now);
       }
     }
+  }
+
+  private static String node(int id) {
+    return String.format("NODE  / %8d              0.              0.              0.", id);
+  }
+
+  private static String shell(int id, int... nodes) {
+    StringBuilder sb = new StringBuilder(String.format("SHELL / %8d%8d", id, 12));
+    for (int n : nodes) sb.append(String.format("%8d", n));
+    return sb.toString();
+  }
+
+  /**
+   * :NvimpamRename across a three-file include tree with long file names on a narrow screen: the
+   * message is one line, and the quickfix list names every file changed (at its first change) and
+   * the include file not searched. A refusal with reasons wider than the command line alike.
+   */
+  @Test
+  void renameAcrossIncludeFilesLeavesNoHitEnterPromptAndListsEveryFile() throws Exception {
+    startWithUi();
+    Screen screen = Screen.attach(nvim, 60, 20);
+    String stem = "front_body_structure_left_door_inner_panel_";
+    Path main = dir.resolve(stem + "assembly.pc");
+    Path a = dir.resolve(stem + "nodes_and_shells.inc");
+    Path b = dir.resolve(stem + "reinforcement_shells.inc");
+    Files.write(main, List.of("INPUTVERSION 2011", "INCLU / " + a.getFileName(), "INCLU / " + stem + "cluster_only.inc",
+        "PART  /       12   SHELL       3       0       0       0", "NAME Door inner", "END_PART",
+        shell(100, 77, 78, 79, 80), "GROUP / doors", "        NOD 70:80 PART 12", "        END"));
+    Files.write(a, List.of("$ the nodes", "INCLU / " + b.getFileName(), node(77), node(78), node(79), node(80), node(81),
+        shell(200, 81, 80, 79, 77)));
+    Files.write(b, List.of(shell(300, 77, 77, 78, 79), "$ end"));
+    nvim.command("edit " + main).join();
+    lua("vim.wait(15000, function() return require('nvimpam.ids').last[vim.api.nvim_get_current_buf()] ~= nil end, 20)");
+    lua("vim.api.nvim_win_set_cursor(0, { 7, 29 })"); // SHELL 100, IDNOD1 = 77
+    String listed = "return vim.fn.getqflist({ id = 0 }).id ~= " + lua("return vim.fn.getqflist({ id = 0 }).id");
+    assertEquals("n false", typed(screen, "NvimpamRename 9077", listed), () -> "the rename left " + shown);
+    String message = String.valueOf(lua("return vim.trim(vim.fn.execute('1messages'))"));
+    assertEquals(true, message.contains("3 files") && message.contains(":wall"), message);
+    List<?> qf = (List<?>) lua("local out = {} for _, it in ipairs(vim.fn.getqflist()) do"
+        + " out[#out + 1] = (it.bufnr > 0 and vim.fn.fnamemodify(vim.fn.bufname(it.bufnr), ':t') .. ':' .. it.lnum .. ': ' or '')"
+        + " .. it.text end return out");
+    assertEquals(List.of(main.getFileName() + ":7: node 77 -> 9077: 2 lines changed",
+        a.getFileName() + ":3: node 77 -> 9077: 2 lines changed",
+        b.getFileName() + ":1: node 77 -> 9077: 1 line changed",
+        "not searched (not found): " + stem + "cluster_only.inc (" + main.getFileName() + " line 3)"), qf);
+
+    // refused: 81 is defined already, and b's buffer may not change
+    lua("vim.bo[vim.fn.bufnr('" + b + "')].modifiable = false");
+    lua("vim.api.nvim_win_set_cursor(0, { 7, 29 })");
+    String relisted = "return vim.fn.getqflist({ id = 0 }).id ~= " + lua("return vim.fn.getqflist({ id = 0 }).id");
+    assertEquals("n false", typed(screen, "NvimpamRename 81", relisted), () -> "the refusal left " + shown);
+    List<?> reasons = (List<?>) lua("local out = {} for _, it in ipairs(vim.fn.getqflist()) do out[#out + 1] = it.text end"
+        + " return out");
+    String refusal = String.valueOf(lua("return vim.trim(vim.fn.execute('1messages'))"));
+    assertEquals(2, reasons.size(), () -> refusal + ": " + reasons);
+    assertEquals(true, String.valueOf(reasons).contains("'nomodifiable'"), reasons::toString);
   }
 }

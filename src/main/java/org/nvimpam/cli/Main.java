@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
     description = "Folding for PAM-CRASH input decks in Neovim.",
     subcommands = {CommandLine.HelpCommand.class, ServeCommand.class, FoldsCommand.class, GenCommand.class, BenchCommand.class,
       BenchOpenCommand.class, BenchColdCommand.class, BenchCellsCommand.class, BenchIdsCommand.class, SoakCommand.class, CheckCommand.class,
-      PlotCommand.class, DiffCommand.class})
+      PlotCommand.class, DiffCommand.class, RenumberCommand.class})
 public final class Main {
   private Main() {}
 

@@ -45,9 +45,10 @@ import org.nvimpam.ids.RenamePlan;
  * when nothing is refused is anything written: each file to a temporary file beside its target,
  * all moved into place at the end.
  *
- * <p>Two passes over each file's bytes, in card-aligned pieces on worker threads: the first finds
- * the definitions (their order gives a dense renumber's new ids), the second writes each piece's
- * new bytes into memory.
+ * <p>Passes over each file's bytes, in card-aligned pieces on worker threads: for a dense
+ * renumber, the first finds the definitions (their order gives the new ids); then each piece's new
+ * bytes are written into memory (for an offset, finding the definitions and the lines the table
+ * does not describe on the way).
  */
 public final class Renumber {
   /** Every id of {@code kind} moves by {@code amount} ({@code dense}: becomes {@code amount}, {@code amount + 1}, … in deck order). */
@@ -148,13 +149,15 @@ public final class Renumber {
     });
     try {
       for (FileIn f : files) cut(f, threads);
-      runAll(pool, files, p -> p.pass1());
-      Maps maps = maps(files, refusals);
+      // an offset's map needs no definitions: they are gathered while the values are rewritten
+      boolean dense = options.changes().stream().anyMatch(Change::dense);
+      if (dense) runAll(pool, files, p -> p.pass1());
+      Maps maps = dense ? maps(files, refusals) : new Maps();
       for (FileIn f : files) {
         for (Piece p : f.pieces) p.maps = maps;
       }
-      undescribed(files, maps, refusals);
-      runAll(pool, files, p -> p.pass2());
+      runAll(pool, files, p -> p.pass2(!dense));
+      undescribed(files, dense ? maps : maps(files, refusals), refusals);
     } finally {
       pool.shutdownNow();
     }
@@ -482,6 +485,7 @@ public final class Renumber {
     final List<Refusal> refusals = new ArrayList<>();
     final long[] changed = new long[options.changes().size()];
     Maps maps;
+    boolean gather;
     Bytes out;
     IdScanner sc;
     // pass 2: the line being rewritten and its hits, [from, to, kind, lo, hi, fieldFrom, fieldTo, entry, row, field] each (fieldFrom -1: a GES item)
@@ -531,14 +535,21 @@ public final class Renumber {
       uncertainFields.add(scanners.get().entry());
     }
 
-    void pass2() {
+    /** The new bytes; with {@code gather}, also what {@link #pass1} finds. */
+    void pass2(boolean gather) {
       sc = scanners.get();
+      this.gather = gather;
       Deck d = f.deck;
       long bytes = 0;
       for (int i = from; i < to; i++) bytes += d.length(i) + 1;
       out = new Bytes((int) Math.min(Integer.MAX_VALUE - 16, bytes + bytes / 64 + 64));
       next = from;
-      sc.scan(d, from, to, f.version, true, mask, this);
+      if (gather) sc.undescribed(this);
+      try {
+        sc.scan(d, from, to, f.version, true, mask, this);
+      } finally {
+        sc.undescribed(null);
+      }
       flush();
       copy(to);
     }
@@ -546,6 +557,7 @@ public final class Renumber {
     @Override
     public void id(int line, int a, int b, int kind, int lo, int hi, boolean def) {
       if (changeOf[kind] < 0) return;
+      if (def && gather) defs[changeOf[kind]].add(lo);
       if (line != cur) {
         flush();
         copy(line);

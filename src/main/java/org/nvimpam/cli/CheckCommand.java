@@ -142,7 +142,8 @@ public final class CheckCommand implements Callable<Integer> {
    * start. The JVM options given to this one go to the other.
    */
   static Integer relaunch(String[] args) {
-    if (args.length == 0 || !("check".equals(args[0]) || "diff".equals(args[0])) || System.getProperty(C1_ONLY) != null) return null;
+    if (args.length == 0 || !("check".equals(args[0]) || "diff".equals(args[0]) || "renumber".equals(args[0]))
+        || System.getProperty(C1_ONLY) != null) return null;
     ProcessHandle.Info info = ProcessHandle.current().info();
     if (info.command().isEmpty() || info.arguments().isEmpty()) return null;
     List<String> cmd = new ArrayList<>();

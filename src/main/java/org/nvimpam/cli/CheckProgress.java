@@ -14,14 +14,16 @@ final class CheckProgress implements TreeCheck.Progress, AutoCloseable {
   private static final long DELAY_MS = 1000;
   private static final long EVERY_MS = 250;
   private final PrintWriter err;
+  private final String verb;
   private final Thread ticker;
   private volatile Path file;
   private volatile long bytes;
   private volatile long lines;
   private boolean shown; // guarded by this
 
-  private CheckProgress(PrintWriter err, boolean on) {
+  private CheckProgress(PrintWriter err, String verb, boolean on) {
     this.err = err;
+    this.verb = verb;
     this.ticker = on ? new Thread(this::tick, "nvimpam-check-progress") : null;
     if (ticker != null) {
       ticker.setDaemon(true);
@@ -30,7 +32,12 @@ final class CheckProgress implements TreeCheck.Progress, AutoCloseable {
   }
 
   static CheckProgress start(PrintWriter err) {
-    return new CheckProgress(err, stderrIsTerminal());
+    return start(err, "checking");
+  }
+
+  /** The progress of another headless command, whose line starts with {@code verb}. */
+  static CheckProgress start(PrintWriter err, String verb) {
+    return new CheckProgress(err, verb, stderrIsTerminal());
   }
 
   /**
@@ -60,7 +67,7 @@ final class CheckProgress implements TreeCheck.Progress, AutoCloseable {
         Path f = file;
         if (f != null) {
           synchronized (this) {
-            err.print("\r\033[Kchecking " + f.getFileName() + ": " + lines + " lines read (" + (bytes >> 20) + " MB)");
+            err.print("\r\033[K" + verb + " " + f.getFileName() + ": " + lines + " lines read (" + (bytes >> 20) + " MB)");
             err.flush();
             shown = true;
           }

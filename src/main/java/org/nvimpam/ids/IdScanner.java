@@ -28,6 +28,21 @@ public final class IdScanner {
     void id(int line, int from, int to, int kind, int lo, int hi, boolean def);
   }
 
+  /**
+   * Told what the table does not describe, where an id could hide: the lines of a card with no
+   * entry, a card's extra lines (after its rows: an opaque body, the rows of a type the table
+   * lists no rows for), the lines of its {@code block} rows; and the integer fields that name no
+   * kind where another layout of the card's word names one for the same field, or whose name is
+   * {@code ID} and a kind's name (PART COS2D's IDMAT: an MMAT or a MATER, as MKEY says).
+   */
+  public interface Undescribed {
+    /** Line {@code line} of entry {@code entry}'s card (-1: a card with no entry). */
+    void line(int line, int entry);
+
+    /** Field {@code [from, to)} of {@code line} may name an id of {@code kind}; its text is {@code value} (0: no number). */
+    void field(int line, int from, int to, int kind, int value);
+  }
+
   private static final int[] NONE = new int[0];
 
   private final CardLayouts table;
@@ -42,6 +57,8 @@ public final class IdScanner {
   private int entry = -1;
   private int row = -1;
   private int field = -1;
+  private Undescribed undescribed;
+  private int[][][] uncertain; // by entry, then row: [from, to, kind] per field of no kind that may name one
 
   public IdScanner(CardLayouts table) {
     this.table = table;
@@ -76,6 +93,14 @@ public final class IdScanner {
 
   public CardLayouts table() {
     return table;
+  }
+
+  /**
+   * Where the next scans report what the table does not describe (null: nowhere). With one, every
+   * card is walked, whatever kinds it may name.
+   */
+  public void undescribed(Undescribed u) {
+    this.undescribed = u;
   }
 
   /** The entry, row and field of the id last reported; field -1 on a GES line. */
@@ -114,17 +139,32 @@ public final class IdScanner {
       int g = i < to ? walker.groupAt(deck, i) : -1;
       while (i < to) {
         if (g < 0) {
+          if (undescribed != null && LineBytes.headerWord(deck.bytes(i), deck.start(i), deck.contentLength(i)) != 0) {
+            int h = i;
+            i = walker.skipCard(deck, i);
+            for (int k = h; k < i; k++) {
+              if (!LineBytes.isComment(deck.bytes(k), deck.start(k), deck.contentLength(k))) undescribed.line(k, -1);
+            }
+            g = i < to ? walker.groupAtStop(deck, i) : -1;
+            continue;
+          }
           i++;
           g = i < to ? walker.groupAt(deck, i) : -1;
           continue;
         }
         int e = entryOf(picked, g);
-        if ((kindsOf(e) & mask) == 0) {
+        if ((kindsOf(e) & mask) == 0 && undescribed == null) {
           i = walker.skipCard(deck, i);
         } else if (table.rowCount(e) == 1) { // a one-line card (NODE, SHELL: most of a deck): its header row, no walk
           entry = e;
-          line(i, 0);
+          if ((kindsOf(e) & mask) != 0 || undescribed != null) line(i, 0);
+          int h = i;
           i = walker.skipCard(deck, i);
+          if (undescribed != null) {
+            for (int k = h + 1; k < i; k++) { // its extra lines
+              if (!LineBytes.isComment(deck.bytes(k), deck.start(k), deck.contentLength(k))) undescribed.line(k, e);
+            }
+          }
         } else {
           entry = e;
           i = walker.walkCard(deck, i, e, visitor);
@@ -194,7 +234,15 @@ public final class IdScanner {
   private void line(int line, int code) {
     byte[] a = src.bytes(line);
     int off = src.start(line);
-    row(line, code, a, off, LineBytes.contentLength(a, off, src.length(line)));
+    int len = LineBytes.contentLength(a, off, src.length(line));
+    if (undescribed != null) {
+      if (code == RowWalker.EXTRA || code >= 0 && table.entry(entry).rows().get(code).kind() == RowLayout.Kind.BLOCK) {
+        undescribed.line(line, entry);
+        return;
+      }
+      if (code >= 0) uncertainFields(a, off, len, line, code);
+    }
+    row(line, code, a, off, len);
   }
 
   /**
@@ -237,6 +285,56 @@ public final class IdScanner {
       field = -1;
       ges(a, off, len, line);
     }
+  }
+
+  private void uncertainFields(byte[] a, int off, int len, int line, int code) {
+    if (uncertain == null) uncertain = new int[table.entries().size()][][];
+    int[][] u = uncertain[entry];
+    if (u == null) u = uncertain[entry] = uncertain(entry);
+    int[] f = u[code];
+    for (int k = 0; k < f.length; k += 3) {
+      if ((mask & IdKinds.bit(f[k + 2])) == 0) continue;
+      int s = f[k];
+      if (s >= len) break;
+      int e = Math.min(f[k + 1], len);
+      while (s < e && a[off + s] == ' ') s++;
+      while (e > s && a[off + e - 1] == ' ') e--;
+      if (s < e) undescribed.field(line, s, e, f[k + 2], positive(a, off + s, off + e));
+    }
+  }
+
+  /** Per row of entry {@code e}: {@code [from, to, kind]} of each integer field of no kind that may name one. */
+  private int[][] uncertain(int e) {
+    CardLayout card = table.entry(e);
+    int[][] out = new int[card.rows().size()][];
+    for (int r = 0; r < out.length; r++) {
+      int[] a = new int[0];
+      for (FieldLayout f : card.rows().get(r).fields()) {
+        if (f.type() != FieldType.INT && f.type() != FieldType.INT_OR_BLANK || idKind(f) != 0) continue;
+        int kind = kindElsewhere(card.word(), f.name());
+        if (kind == 0 && f.name().startsWith("ID")) kind = IdKinds.code(f.name().substring(2).toLowerCase(java.util.Locale.ROOT));
+        if (kind == 0 || IdKinds.named(kind)) continue;
+        a = java.util.Arrays.copyOf(a, a.length + 3);
+        a[a.length - 3] = f.from() - 1;
+        a[a.length - 2] = f.to();
+        a[a.length - 1] = kind;
+      }
+      out[r] = a;
+    }
+    return out;
+  }
+
+  /** The kind another entry of {@code word} gives its integer field {@code name}, or 0. */
+  private int kindElsewhere(String word, String name) {
+    for (CardLayout c : table.entries()) {
+      if (!c.word().equals(word)) continue;
+      for (RowLayout r : c.rows()) {
+        for (FieldLayout f : r.fields()) {
+          if (f.name().equals(name) && idKind(f) != 0) return idKind(f);
+        }
+      }
+    }
+    return 0;
   }
 
   /**

@@ -4,9 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.msgpack.core.MessagePacker;
-import org.nvimpam.ids.IdService.IntList;
 import org.nvimpam.deck.FieldLayout;
-import org.nvimpam.deck.LineBytes;
 import org.nvimpam.deck.LineSource;
 
 /**
@@ -28,7 +26,7 @@ import org.nvimpam.deck.LineSource;
 public record RenamePlan(int[] at, byte[][] texts, byte[][] olds, int count, int[] addAt, byte[][][] adds, int addCount,
     int lines, boolean defines, String refusal) {
   /** GES items are read up to this column. */
-  static final int GES_END = 80;
+  static final int GES_END = GesLine.END;
 
   /** The plan that gives the id of {@code key} the new {@code text}: its digits, or a group's title. */
   static RenamePlan make(LineSource deck, int version, IdScanner sc, long key, String text) {
@@ -50,6 +48,18 @@ public record RenamePlan(int[] at, byte[][] texts, byte[][] olds, int count, int
     if (old + 1 <= hi) out[n++] = piece(old + 1, hi);
     if (neu < lo || neu > hi) out[n++] = Integer.toString(neu);
     return Arrays.copyOf(out, n);
+  }
+
+  /**
+   * How a number's new text of {@code n} bytes is written over field {@code [fs, fe)} of a line of
+   * {@code len} bytes whose old value is at {@code [from, to)}: it replaces bytes {@code [fs,
+   * min(fe, len))} with the returned count of bytes, the text at their start when the count is
+   * negative (the old value began at the field's start and ended before its end: left-aligned),
+   * else at their end (right-aligned to the field's end).
+   */
+  public static int numberWidth(int fs, int fe, int from, int to, int len, int n) {
+    int e = Math.min(fe, len);
+    return from == fs && to < fe ? -Math.max(n, e - fs) : fe - fs;
   }
 
   private static String piece(int a, int b) {
@@ -80,6 +90,7 @@ public record RenamePlan(int[] at, byte[][] texts, byte[][] olds, int count, int
     int gesLine = -1;
     int[] ges = new int[16];
     int gesHits;
+    final GesLine gesWriter = new GesLine();
 
     Builder(LineSource deck, IdScanner sc, long key, String text) {
       this.deck = deck;
@@ -134,9 +145,10 @@ public record RenamePlan(int[] at, byte[][] texts, byte[][] olds, int count, int
         w = e == len ? d.length : e - s;
         left = true;
       } else {
-        left = from == fs && to < fe;
+        int put = numberWidth(fs, fe, from, to, len, d.length);
+        left = put < 0;
         s = fs;
-        w = left ? Math.max(d.length, e - s) : width;
+        w = Math.abs(put);
       }
       byte[] put = new byte[w];
       Arrays.fill(put, (byte) ' ');
@@ -177,8 +189,7 @@ public record RenamePlan(int[] at, byte[][] texts, byte[][] olds, int count, int
 
     /**
      * The GES line read last: each item holding the id gets its new text in place when the line
-     * still ends by column 80; otherwise the line is written again, items that no longer fit going
-     * to new selection lines after it.
+     * still ends by column 80; otherwise the line is written again ({@link GesLine#wrap}).
      */
     void flushGes() {
       int line = gesLine;
@@ -189,153 +200,55 @@ public record RenamePlan(int[] at, byte[][] texts, byte[][] olds, int count, int
       byte[] a = deck.bytes(line);
       int off = deck.start(line);
       int len = deck.contentLength(line);
-      int end = Math.min(len, GES_END);
-      // the tokens, as IdScanner reads them: [start, end, word?] each; an open quote runs to the end
-      int[] tok = new int[3 * 16];
-      int nt = 0;
-      int i = 8;
-      while (i < end) {
-        while (i < end && a[off + i] == ' ') i++;
-        if (i == end) break;
-        int s = i;
-        boolean word = false;
-        if (a[off + i] == '\'') {
-          int q = i + 1;
-          while (q < end && a[off + q] != '\'') q++;
-          i = q == end ? end : q + 1;
-        } else {
-          byte c = a[off + i];
-          word = (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
-          while (i < end && a[off + i] != ' ') i++;
-        }
-        if (3 * nt + 3 > tok.length) tok = Arrays.copyOf(tok, tok.length * 2);
-        tok[3 * nt] = s;
-        tok[3 * nt + 1] = i;
-        tok[3 * nt + 2] = word ? 1 : 0;
-        nt++;
-      }
-      // each token's new text (null: unchanged), and the growth of the line
+      GesLine g = gesWriter.read(a, off, len);
+      int nt = g.count();
+      // each token's new text (null: unchanged)
       byte[][] neu = new byte[nt][];
       int[] hit = new int[nt]; // the hit in each token, for a title's edit inside its quotes
-      int growth = 0;
       int h = 0;
       for (int t = 0; t < nt && h < hits; t++) {
-        int ts = tok[3 * t];
-        int te = tok[3 * t + 1];
+        int ts = g.start(t);
+        int te = g.end(t);
         if (ges[4 * h] < ts || ges[4 * h] >= te) continue;
         neu[t] = replacement(a, off, ts, te, ges[4 * h], ges[4 * h + 1], ges[4 * h + 2], ges[4 * h + 3]);
         hit[t] = h;
-        growth += neu[t].length - (te - ts);
         h++;
       }
-      int last = len; // the end of the line's text, trailing blanks left out
-      while (last > 0 && a[off + last - 1] == ' ') last--;
-      if (last > GES_END && growth != 0) { // text there would move into the columns read, or further out
-        refusal = "line " + (line + 1) + " holds text past column 80, which the rename would move";
-        return;
-      }
-      if (last + growth <= GES_END || growth == 0) { // in place
-        for (int t = 0; t < nt; t++) {
-          if (neu[t] == null) continue;
-          if (named) edit(line, ges[4 * hit[t]], ges[4 * hit[t] + 1], d);
-          else edit(line, tok[3 * t], tok[3 * t + 1], neu[t]);
+      switch (g.place(neu)) {
+        case TEXT_PAST_END -> refusal = "line " + (line + 1) + " holds text past column 80, which the rename would move";
+        case IN_PLACE -> {
+          for (int t = 0; t < nt; t++) {
+            if (neu[t] == null) continue;
+            if (named) edit(line, ges[4 * hit[t]], ges[4 * hit[t] + 1], d);
+            else edit(line, g.start(t), g.end(t), neu[t]);
+          }
         }
-        return;
-      }
-      wrap(line, a, off, len, tok, nt, neu);
-    }
-
-    /**
-     * Writes GES line {@code line} again with the tokens' new texts: the first line as it was up to
-     * the first item that no longer fits by column 80, the rest on new selection lines after it,
-     * each starting with the selection word of its first item (a word moves with its first item).
-     */
-    private void wrap(int line, byte[] a, int off, int len, int[] tok, int nt, byte[][] neu) {
-      // the units in order: a token, or one item of a split range; [gap, body, word?, its selection word]
-      java.util.List<byte[]> bodies = new java.util.ArrayList<>();
-      IntList gaps = new IntList();
-      IntList words = new IntList(); // 1: the unit is a word
-      IntList owner = new IntList(); // the index of the unit's selection word, -1 before any
-      int w = -1;
-      for (int t = 0; t < nt; t++) {
-        int ts = tok[3 * t];
-        int te = tok[3 * t + 1];
-        int gap = ts - (t == 0 ? 8 : tok[3 * (t - 1) + 1]);
-        boolean word = tok[3 * t + 2] == 1;
-        if (word) w = bodies.size();
-        byte[][] items = neu[t] == null ? new byte[][] {Arrays.copyOfRange(a, off + ts, off + te)}
-            : neu[t][0] == '\'' ? new byte[][] {neu[t]} : pieces(neu[t]);
-        for (int p = 0; p < items.length; p++) {
-          bodies.add(items[p]);
-          gaps.add(p == 0 ? gap : 1);
-          words.add(word ? 1 : 0);
-          owner.add(word ? -1 : w);
-        }
-      }
-      java.util.List<byte[]> out = new java.util.ArrayList<>();
-      java.io.ByteArrayOutputStream cur = new java.io.ByteArrayOutputStream(GES_END);
-      cur.write(a, off, 8);
-      int onLine = 0; // units on the current line
-      boolean wordOnly = false; // the current line holds a selection word alone: its first item stays with it
-      int units = bodies.size();
-      for (int u = 0; u < units; u++) {
-        byte[] body = bodies.get(u);
-        int need = gaps.a[u] + body.length;
-        if (words.a[u] == 1 && u + 1 < units && words.a[u + 1] == 0) need += gaps.a[u + 1] + bodies.get(u + 1).length;
-        if (onLine == 0 || (onLine == 1 && wordOnly) || cur.size() + need <= GES_END) {
-          for (int k = 0; k < gaps.a[u]; k++) cur.write(' ');
-          cur.write(body, 0, body.length);
-          wordOnly = onLine == 0 && words.a[u] == 1;
-          onLine++;
-          continue;
-        }
-        out.add(cur.toByteArray());
-        cur.reset();
-        cur.write(BLANKS, 0, 8);
-        if (words.a[u] == 0) {
-          int o = owner.a[u];
-          if (o < 0) {
-            refusal = "line " + (line + 1) + " would pass column 80 with " + shown;
+        case WRAP -> {
+          java.util.List<byte[]> out = g.wrap(neu);
+          if (out == null) {
+            refusal = "line " + (line + 1) + " would pass column 80 with " + shown
+                + switch (g.wrapFailure) {
+                  case TOO_LONG -> ", even continued on a new line";
+                  case NOT_A_SELECTION -> ", and cannot continue on a new selection line";
+                  case NO_WORD -> "";
+                };
             return;
           }
-          cur.write(bodies.get(o), 0, bodies.get(o).length);
-          cur.write(' ');
-        }
-        cur.write(body, 0, body.length);
-        wordOnly = words.a[u] == 1;
-        onLine = 1;
-      }
-      out.add(cur.toByteArray());
-      for (int k = 0; k < out.size(); k++) {
-        byte[] l = out.get(k);
-        if (l.length > GES_END || k > 0 && !LineBytes.isGesSelection(l, 0, l.length)) {
-          refusal = "line " + (line + 1) + " would pass column 80 with " + shown
-              + (l.length > GES_END ? ", even continued on a new line" : ", and cannot continue on a new selection line");
-          return;
+          edit(line, 0, len, out.get(0));
+          if (addCount == addAt.length) {
+            addAt = Arrays.copyOf(addAt, addCount * 2);
+            adds = Arrays.copyOf(adds, addCount * 2);
+          }
+          addAt[addCount] = line;
+          adds[addCount++] = out.subList(1, out.size()).toArray(new byte[0][]);
         }
       }
-      edit(line, 0, len, out.get(0));
-      if (addCount == addAt.length) {
-        addAt = Arrays.copyOf(addAt, addCount * 2);
-        adds = Arrays.copyOf(adds, addCount * 2);
-      }
-      addAt[addCount] = line;
-      adds[addCount++] = out.subList(1, out.size()).toArray(new byte[0][]);
-    }
-
-    private static byte[][] pieces(byte[] body) {
-      String[] s = new String(body, StandardCharsets.ISO_8859_1).split(" ");
-      byte[][] out = new byte[s.length][];
-      for (int i = 0; i < s.length; i++) out[i] = s[i].getBytes(StandardCharsets.ISO_8859_1);
-      return out;
     }
 
     RenamePlan build() {
       return new RenamePlan(at, texts, olds, n, addAt, adds, addCount, lines, def, refusal);
     }
   }
-
-  private static final byte[] BLANKS = "        ".getBytes(StandardCharsets.US_ASCII);
 
   /**
    * Packs {@code edits}: a flat {@code [lnum, start_col, end_col, text, old, …]} (0-based, end

@@ -1,0 +1,876 @@
+package org.nvimpam.model;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.nvimpam.deck.CardLayout;
+import org.nvimpam.deck.CardLayouts;
+import org.nvimpam.deck.Deck;
+import org.nvimpam.deck.DeckFile;
+import org.nvimpam.deck.DeckVersion;
+import org.nvimpam.deck.FieldLayout;
+import org.nvimpam.deck.IncludeLine;
+import org.nvimpam.deck.ProblemCode;
+import org.nvimpam.ids.GesLine;
+import org.nvimpam.ids.IdKinds;
+import org.nvimpam.ids.IdScanner;
+import org.nvimpam.ids.IncludeFiles;
+import org.nvimpam.ids.IncludeWalk;
+import org.nvimpam.ids.RenamePlan;
+
+/**
+ * Offsets or renumbers every id of some kinds across a deck's include tree, from files: each
+ * definition and each reference the card-layout table describes (id fields, GES items and
+ * ranges, a range split where its new ids are no longer one run) gets its new number, and every
+ * other byte of every line stays. The whole tree is checked first (ids that would not fit their
+ * fields or be no positive id, references a dense renumber cannot map, lines and fields the table
+ * does not describe that may hold a changed id, output files that cannot be written), and only
+ * when nothing is refused is anything written: each file to a temporary file beside its target,
+ * all moved into place at the end.
+ *
+ * <p>Passes over each file's bytes, in card-aligned pieces on worker threads: for a dense
+ * renumber, the first finds the definitions (their order gives the new ids); then each piece's new
+ * bytes are written into memory (for an offset, finding the definitions and the lines the table
+ * does not describe on the way).
+ */
+public final class Renumber {
+  /** Every id of {@code kind} moves by {@code amount} ({@code dense}: becomes {@code amount}, {@code amount + 1}, … in deck order). */
+  public record Change(int kind, boolean dense, long amount) {}
+
+  /** A reason to refuse: {@code file} null for the run as a whole; {@code line} and {@code col} 0-based. */
+  public record Refusal(Path file, int line, int col, String message) {}
+
+  /**
+   * What a run did: the tree's files, in include order, and where each went (empty when refused);
+   * the values changed per kind of {@link Options#changes}; the refusals, all of them.
+   */
+  public record Result(Path deck, List<Path> files, List<Path> written, long[] changed, List<Refusal> refusals, long lines) {
+    public boolean refused() {
+      return !refusals.isEmpty();
+    }
+  }
+
+  /** {@code outDir}: where the tree goes (its relative paths kept); {@code inPlace}: the deck's own files may be overwritten. */
+  public record Options(List<Change> changes, Path outDir, boolean inPlace, int threads) {
+    public Options {
+      changes = List.copyOf(changes);
+      if (threads < 1) throw new IllegalArgumentException("threads: " + threads);
+    }
+  }
+
+  /**
+   * The change of {@code kindName}, or why there is none: a name {@code KINDS} does not list, or
+   * group (named by titles).
+   */
+  public static Change change(String kindName, long amount, boolean dense) {
+    int kind = IdKinds.code(kindName);
+    if (kind == 0) {
+      throw new IllegalArgumentException("no id kind \"" + kindName + "\" (the kinds: " + String.join(", ", CardLayouts.KINDS) + ")");
+    }
+    if (IdKinds.named(kind)) {
+      throw new IllegalArgumentException("groups are named by their titles, not numbered: there is nothing to renumber");
+    }
+    if (dense && (amount < 1 || amount > Integer.MAX_VALUE)) {
+      throw new IllegalArgumentException("the first new " + kindName + " id must be a positive id, not " + amount);
+    }
+    return new Change(kind, dense, amount);
+  }
+
+  private final Options options;
+  private final TreeCheck.Progress progress;
+  private final CardLayouts table = CardLayouts.bundled();
+  private final int nk = IdKinds.NAMES.size();
+  private final int[] changeOf = new int[nk]; // by kind: the index of its change, -1 none
+  private int mask;
+  private final ThreadLocal<IdScanner> scanners = ThreadLocal.withInitial(() -> new IdScanner(table));
+
+  public Renumber(Options options, TreeCheck.Progress progress) {
+    this.options = options;
+    this.progress = progress;
+    Arrays.fill(changeOf, -1);
+    for (int i = 0; i < options.changes().size(); i++) {
+      Change c = options.changes().get(i);
+      if (changeOf[c.kind()] >= 0) throw new IllegalArgumentException(IdKinds.name(c.kind()) + " is changed twice");
+      changeOf[c.kind()] = i;
+      mask |= IdKinds.bit(c.kind());
+    }
+  }
+
+  /** One file of the tree, read whole. */
+  private static final class FileIn {
+    final Path path;
+    final Deck deck;
+    final boolean lastTerminated;
+    int version;
+    Path target;
+    final List<Piece> pieces = new ArrayList<>();
+
+    FileIn(Path path, Deck deck, boolean lastTerminated) {
+      this.path = path;
+      this.deck = deck;
+      this.lastTerminated = lastTerminated;
+    }
+  }
+
+  /**
+   * Renumbers the tree of {@code deck}. A deck that cannot be read throws why; a failed read or
+   * write of a file found readable throws (and leaves no file written).
+   */
+  public Result run(Path deck) throws IncludeFiles.Unreadable, IOException {
+    Path root = deck.toAbsolutePath().normalize();
+    IncludeFiles.readable(root);
+    List<Refusal> refusals = new ArrayList<>();
+    List<FileIn> files = readTree(root, refusals);
+    long lines = 0;
+    for (FileIn f : files) lines += f.deck.lineCount();
+    targets(root, files, refusals);
+    int threads = options.threads();
+    ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+      Thread t = new Thread(r, "nvimpam-renumber");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      for (FileIn f : files) cut(f, threads);
+      // an offset's map needs no definitions: they are gathered while the values are rewritten
+      boolean dense = options.changes().stream().anyMatch(Change::dense);
+      if (dense) runAll(pool, files, p -> p.pass1());
+      Maps maps = dense ? maps(files, refusals) : new Maps();
+      for (FileIn f : files) {
+        for (Piece p : f.pieces) p.maps = maps;
+      }
+      runAll(pool, files, p -> p.pass2(!dense));
+      undescribed(files, dense ? maps : maps(files, refusals), refusals);
+    } finally {
+      pool.shutdownNow();
+    }
+    long[] changed = new long[options.changes().size()];
+    for (FileIn f : files) {
+      for (Piece p : f.pieces) {
+        refusals.addAll(p.refusals);
+        for (int i = 0; i < changed.length; i++) changed[i] += p.changed[i];
+      }
+    }
+    List<Path> paths = new ArrayList<>();
+    for (FileIn f : files) paths.add(f.path);
+    if (!refusals.isEmpty()) return new Result(root, paths, List.of(), changed, refusals, lines);
+    return new Result(root, paths, write(files), changed, List.of(), lines);
+  }
+
+  private List<FileIn> readTree(Path root, List<Refusal> refusals) throws IOException {
+    List<FileIn> files = new ArrayList<>();
+    FileIn top = read(root);
+    int own = DeckVersion.declared(top.deck);
+    top.version = own > 0 ? own : table.newestVersion();
+    files.add(top);
+    try {
+      IncludeWalk.walk(top, new IncludeWalk.Members<FileIn>() {
+        @Override
+        public Path path(FileIn f) {
+          return f.path;
+        }
+
+        @Override
+        public List<IncludeLine> includes(FileIn f) {
+          return IncludeLine.of(f.deck);
+        }
+
+        @Override
+        public FileIn open(Path p) throws IncludeFiles.Unreadable {
+          IncludeFiles.readable(p);
+          FileIn f;
+          try {
+            f = read(p);
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+          int v = DeckVersion.declared(f.deck);
+          f.version = v > 0 ? v : top.version;
+          files.add(f);
+          return f;
+        }
+
+        @Override
+        public void problem(FileIn in, IncludeLine at, IncludeLine via, ProblemCode code, String message) {
+          refusals.add(new Refusal(in.path, at.line(), at.from(), message + ": the ids of the tree cannot all be renumbered without it"));
+        }
+      });
+    } catch (java.io.UncheckedIOException e) {
+      throw e.getCause();
+    }
+    return files;
+  }
+
+  private FileIn read(Path p) throws IOException {
+    long size = Files.size(p);
+    Deck d = DeckFile.read(p, DeckFile.estimateLines(p, size), size);
+    boolean terminated = true;
+    if (size > 0) {
+      try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
+        ByteBuffer b = ByteBuffer.allocate(1);
+        ch.read(b, size - 1);
+        terminated = b.get(0) == '\n';
+      }
+    }
+    if (progress != null) progress.read(p, size, d.lineCount());
+    return new FileIn(p, d, terminated);
+  }
+
+  /** Where each file goes, and whether it may be written there. */
+  private void targets(Path root, List<FileIn> files, List<Refusal> refusals) {
+    Path rootDir = root.getParent();
+    Path out = options.outDir() == null ? rootDir : options.outDir().toAbsolutePath().normalize();
+    List<Path> inputs = new ArrayList<>();
+    for (FileIn f : files) inputs.add(real(f.path));
+    for (FileIn f : files) {
+      Path rel = rootDir.relativize(f.path);
+      if (rel.startsWith("..") || rel.isAbsolute()) {
+        if (!options.inPlace()) {
+          refusals.add(new Refusal(f.path, 0, 0, f.path + " lies outside the deck's folder, so it has no place under "
+              + out + " (--in-place renumbers it where it is)"));
+          continue;
+        }
+        f.target = f.path;
+      } else {
+        f.target = out.resolve(rel).normalize();
+      }
+      if (!options.inPlace() && inputs.contains(real(f.target))) {
+        refusals.add(new Refusal(f.path, 0, 0, f.target + " is a file of the deck's tree: --in-place is needed to overwrite it"));
+        continue;
+      }
+      String why = unwritable(f.target);
+      if (why != null) refusals.add(new Refusal(f.path, 0, 0, f.target + " cannot be written: " + why));
+    }
+  }
+
+  private static Path real(Path p) {
+    try {
+      return p.toRealPath();
+    } catch (IOException e) {
+      return p;
+    }
+  }
+
+  /** Why {@code target} cannot be written (null: it can): the file, or the first folder of its path that exists. */
+  private static String unwritable(Path target) {
+    if (Files.isDirectory(target)) return "it is a folder";
+    if (Files.exists(target, LinkOption.NOFOLLOW_LINKS) && !Files.isWritable(target)) return "no permission to write it";
+    Path d = target.getParent();
+    while (d != null && !Files.exists(d)) d = d.getParent();
+    if (d == null) return "no folder of its path exists";
+    if (!Files.isDirectory(d)) return d + " is a file, not a folder";
+    if (!Files.isWritable(d)) return "no permission to write in " + d;
+    return null;
+  }
+
+  /** Cuts {@code f} into about {@code 4 * threads} pieces that begin where cards begin. */
+  private void cut(FileIn f, int threads) {
+    int n = f.deck.lineCount();
+    int parts = Math.max(1, Math.min(4 * threads, n / 20_000));
+    int from = 0;
+    for (int k = 1; k <= parts; k++) {
+      int to = k == parts ? n : IdScanner.cardEnd(f.deck, Math.max(from + 1, (int) ((long) n * k / parts)));
+      if (to <= from) continue;
+      f.pieces.add(new Piece(f, from, to, k == parts || to == n));
+      from = to;
+    }
+    if (f.pieces.isEmpty()) f.pieces.add(new Piece(f, 0, n, true));
+  }
+
+  private interface Pass {
+    void run(Piece p) throws Exception;
+  }
+
+  private static void runAll(ExecutorService pool, List<FileIn> files, Pass pass) throws IOException {
+    List<Future<?>> done = new ArrayList<>();
+    for (FileIn f : files) {
+      for (Piece p : f.pieces) {
+        done.add(pool.submit((Callable<Void>) () -> {
+          pass.run(p);
+          return null;
+        }));
+      }
+    }
+    for (Future<?> d : done) {
+      try {
+        d.get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted", e);
+      } catch (ExecutionException e) {
+        Throwable c = e.getCause();
+        if (c instanceof IOException io) throw io;
+        if (c instanceof RuntimeException r) throw r;
+        if (c instanceof Error er) throw er;
+        throw new IllegalStateException(c);
+      }
+    }
+  }
+
+  /** The old-to-new maps of the changed kinds. */
+  private final class Maps {
+    final int[][] sorted = new int[nk][]; // by kind: the defined ids, ascending, unique
+    final IntIntMap[] dense = new IntIntMap[nk];
+
+    boolean defined(int kind, int id) {
+      return sorted[kind] != null && Arrays.binarySearch(sorted[kind], id) >= 0;
+    }
+
+    /** The new id of {@code id}: {@code > 0}; 0 when it has none (a dense renumber of an id defined nowhere); -1 out of range. */
+    long map(int kind, int id) {
+      Change c = options.changes().get(changeOf[kind]);
+      if (!c.dense()) {
+        long v = id + c.amount();
+        return v < 1 || v > Integer.MAX_VALUE ? -1 : v;
+      }
+      int v = dense[kind].get(id);
+      return v < 0 ? 0 : v;
+    }
+  }
+
+  private Maps maps(List<FileIn> files, List<Refusal> refusals) {
+    Maps m = new Maps();
+    for (Change c : options.changes()) {
+      int kind = c.kind();
+      IntList all = new IntList();
+      IntIntMap map = c.dense() ? new IntIntMap() : null;
+      long next = c.amount();
+      for (FileIn f : files) {
+        for (Piece p : f.pieces) {
+          IntList defs = p.defs[changeOf[kind]];
+          for (int i = 0; i < defs.size; i++) {
+            int id = defs.a[i];
+            all.add(id);
+            if (map != null && map.get(id) < 0) {
+              if (next > Integer.MAX_VALUE) {
+                refusals.add(new Refusal(null, 0, 0, IdKinds.name(kind) + " " + id + " would get an id past " + Integer.MAX_VALUE));
+                next = Integer.MIN_VALUE; // told once
+              }
+              if (next > 0) map.put(id, (int) next++);
+            }
+          }
+        }
+      }
+      int[] s = Arrays.copyOf(all.a, all.size);
+      Arrays.sort(s);
+      int u = 0;
+      for (int i = 0; i < s.length; i++) {
+        if (i == 0 || s[i] != s[i - 1]) s[u++] = s[i];
+      }
+      m.sorted[kind] = Arrays.copyOf(s, u);
+      m.dense[kind] = map;
+    }
+    return m;
+  }
+
+  /** Lines and fields the table does not describe that hold a number that is an id being changed. */
+  private void undescribed(List<FileIn> files, Maps maps, List<Refusal> refusals) {
+    for (FileIn f : files) {
+      for (Piece p : f.pieces) {
+        IntList u = p.undescribedLines;
+        for (int i = 0; i < u.size; i += 2) {
+          int line = u.a[i];
+          int entry = u.a[i + 1];
+          String hit = numberNamingId(f.deck, line, maps);
+          if (hit == null) continue;
+          String card = entry < 0 ? "a card the card-layout table does not know"
+              : table.entry(entry).key() + ", a line its layout does not describe";
+          refusals.add(new Refusal(f.path, line, 0, "line of " + card + " holds " + hit
+              + ": an id there would be missed (describe the card's rows in the table, or edit the line yourself)"));
+        }
+        IntList uf = p.uncertainFields;
+        for (int i = 0; i < uf.size; i += 6) {
+          int kind = uf.a[i + 3];
+          int value = uf.a[i + 4];
+          if (value <= 0 || !maps.defined(kind, value)) continue;
+          CardLayout c = table.entry(uf.a[i + 5]);
+          refusals.add(new Refusal(f.path, uf.a[i], uf.a[i + 1], c.key() + " holds " + value + " in a field that names no id kind in the table, "
+              + "but may name " + IdKinds.name(kind) + " " + value + " (edit it yourself, or tell the table its kind)"));
+        }
+      }
+    }
+  }
+
+  /**
+   * The first integer of the line (no part of a real number; blanks, commas and letters around it)
+   * that is a changed id, as {@code "N, which may be a KIND id"}; or a run of more digits than an
+   * id has, which may be ids side by side; null when none.
+   */
+  private String numberNamingId(Deck d, int line, Maps maps) {
+    byte[] a = d.bytes(line);
+    int off = d.start(line);
+    int len = d.contentLength(line);
+    int i = 0;
+    while (i < len) {
+      byte b = a[off + i];
+      if (b < '0' || b > '9') {
+        i++;
+        continue;
+      }
+      int s = i;
+      while (i < len && a[off + i] >= '0' && a[off + i] <= '9') i++;
+      boolean real = (s > 0 && a[off + s - 1] == '.') || (i < len && (a[off + i] == '.' || a[off + i] == 'E' || a[off + i] == 'e'
+          || a[off + i] == 'D' || a[off + i] == 'd') && !(s > 0 && Character.isLetter(a[off + s - 1])));
+      if (real) {
+        while (i < len && a[off + i] != ' ' && a[off + i] != ',') i++; // the rest of the number
+        continue;
+      }
+      if (i - s > 10) return new String(a, off + s, i - s, StandardCharsets.US_ASCII) + " (digits side by side, which may hold ids)";
+      long v = Long.parseLong(new String(a, off + s, i - s, StandardCharsets.US_ASCII));
+      if (v <= 0 || v > Integer.MAX_VALUE) continue;
+      List<String> kinds = new ArrayList<>();
+      for (Change c : options.changes()) {
+        if (maps.defined(c.kind(), (int) v)) kinds.add(IdKinds.name(c.kind()));
+      }
+      if (!kinds.isEmpty()) return v + ", which may be a " + String.join(" or ", kinds) + " id";
+    }
+    return null;
+  }
+
+  /** Writes every file to a temporary file beside its target, then moves them all into place. */
+  private List<Path> write(List<FileIn> files) throws IOException {
+    List<Path> temps = new ArrayList<>();
+    List<Path> written = new ArrayList<>();
+    try {
+      for (FileIn f : files) {
+        Files.createDirectories(f.target.getParent());
+        Path tmp = f.target.resolveSibling("." + f.target.getFileName() + ".nvimpam-renumber");
+        temps.add(tmp);
+        try (OutputStream o = Files.newOutputStream(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+          for (Piece p : f.pieces) o.write(p.out.a, 0, p.out.size);
+        }
+        if (Files.exists(f.target)) {
+          PosixFileAttributeView from = Files.getFileAttributeView(f.target, PosixFileAttributeView.class);
+          PosixFileAttributeView to = Files.getFileAttributeView(tmp, PosixFileAttributeView.class);
+          if (from != null && to != null) to.setPermissions(from.readAttributes().permissions());
+        }
+      }
+      for (int i = 0; i < files.size(); i++) {
+        Files.move(temps.get(i), files.get(i).target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        written.add(files.get(i).target);
+      }
+      temps.clear();
+    } finally {
+      for (Path t : temps) Files.deleteIfExists(t);
+    }
+    return written;
+  }
+
+  /** Lines {@code [from, to)} of a file: its definitions, then its new bytes. */
+  private final class Piece implements IdScanner.Sink, IdScanner.Undescribed {
+    final FileIn f;
+    final int from;
+    final int to;
+    final boolean last; // holds the file's last line
+    final IntList[] defs = new IntList[options.changes().size()];
+    final IntList undescribedLines = new IntList(); // [line, entry] each
+    final IntList uncertainFields = new IntList(); // [line, from, to, kind, value, entry] each
+    final List<Refusal> refusals = new ArrayList<>();
+    final long[] changed = new long[options.changes().size()];
+    Maps maps;
+    boolean gather;
+    Bytes out;
+    IdScanner sc;
+    // pass 2: the line being rewritten and its hits, [from, to, kind, lo, hi, fieldFrom, fieldTo, entry, row, field] each (fieldFrom -1: a GES item)
+    int next;
+    int cur = -1;
+    int[] hits = new int[H * 8];
+    int nh;
+    final GesLine ges = new GesLine();
+    byte[][] neu = new byte[16][];
+
+    Piece(FileIn f, int from, int to, boolean last) {
+      this.f = f;
+      this.from = from;
+      this.to = to;
+      this.last = last;
+      for (int i = 0; i < defs.length; i++) defs[i] = new IntList();
+    }
+
+    void pass1() {
+      IdScanner s = scanners.get();
+      s.undescribed(this);
+      try {
+        s.scan(f.deck, from, to, f.version, false, mask, (line, a, b, kind, lo, hi, def) -> {
+          int c = changeOf[kind];
+          if (def && c >= 0) defs[c].add(lo);
+        });
+      } finally {
+        s.undescribed(null);
+      }
+    }
+
+    @Override
+    public void line(int line, int entry) {
+      if (entry >= 0 && "Control".equals(table.entry(entry).category())) return; // solver controls: keywords and values, no ids
+      undescribedLines.add(line);
+      undescribedLines.add(entry);
+    }
+
+    @Override
+    public void field(int line, int a, int b, int kind, int value) {
+      if (changeOf[kind] < 0) return;
+      uncertainFields.add(line);
+      uncertainFields.add(a);
+      uncertainFields.add(b);
+      uncertainFields.add(kind);
+      uncertainFields.add(value);
+      uncertainFields.add(scanners.get().entry());
+    }
+
+    /** The new bytes; with {@code gather}, also what {@link #pass1} finds. */
+    void pass2(boolean gather) {
+      sc = scanners.get();
+      this.gather = gather;
+      Deck d = f.deck;
+      long bytes = 0;
+      for (int i = from; i < to; i++) bytes += d.length(i) + 1;
+      out = new Bytes((int) Math.min(Integer.MAX_VALUE - 16, bytes + bytes / 64 + 64));
+      next = from;
+      if (gather) sc.undescribed(this);
+      try {
+        sc.scan(d, from, to, f.version, true, mask, this);
+      } finally {
+        sc.undescribed(null);
+      }
+      flush();
+      copy(to);
+    }
+
+    @Override
+    public void id(int line, int a, int b, int kind, int lo, int hi, boolean def) {
+      if (changeOf[kind] < 0) return;
+      if (def && gather) defs[changeOf[kind]].add(lo);
+      if (line != cur) {
+        flush();
+        copy(line);
+        cur = line;
+      }
+      if (H * nh + H > hits.length) hits = Arrays.copyOf(hits, hits.length * 2);
+      int k = H * nh++;
+      hits[k] = a;
+      hits[k + 1] = b;
+      hits[k + 2] = kind;
+      hits[k + 3] = lo;
+      hits[k + 4] = hi;
+      if (sc.field() >= 0) {
+        FieldLayout fl = fieldOf();
+        hits[k + 5] = fl.from() - 1;
+        hits[k + 6] = fl.to();
+        hits[k + 7] = sc.entry();
+        hits[k + 8] = sc.row();
+        hits[k + 9] = sc.field();
+      } else {
+        hits[k + 5] = -1;
+      }
+    }
+
+    private FieldLayout fieldOf() {
+      return table.entry(sc.entry()).rows().get(sc.row()).fields().get(sc.field());
+    }
+
+    /** Lines {@code [next, upTo)} as they are. */
+    private void copy(int upTo) {
+      Deck d = f.deck;
+      for (int i = next; i < upTo; i++) {
+        out.put(d.bytes(i), d.start(i), d.length(i));
+        terminate(i);
+      }
+      next = Math.max(next, upTo);
+    }
+
+    private void terminate(int line) {
+      if (!(last && line == f.deck.lineCount() - 1 && !f.lastTerminated)) out.put((byte) '\n');
+    }
+
+    /** The line with hits, written with its new values. */
+    private void flush() {
+      if (cur < 0) return;
+      int line = cur;
+      cur = -1;
+      int n = nh;
+      nh = 0;
+      next = line + 1;
+      Deck d = f.deck;
+      byte[] a = d.bytes(line);
+      int off = d.start(line);
+      int raw = d.length(line);
+      int len = d.contentLength(line);
+      if (hits[5] < 0) {
+        gesLine(line, a, off, raw, len, n);
+        return;
+      }
+      int pos = 0;
+      for (int h = 0; h < n; h++) {
+        int k = H * h;
+        int kind = hits[k + 2];
+        int old = hits[k + 3];
+        long v = maps.map(kind, old);
+        if (v <= 0) {
+          refuseId(line, hits[k], kind, old, v);
+          continue;
+        }
+        if (v == old) continue;
+        int fs = hits[k + 5];
+        int fe = hits[k + 6];
+        int digits = digits(v);
+        if (digits > fe - fs) {
+          refusals.add(new Refusal(f.path, line, fs, IdKinds.name(kind) + " " + old + " would become " + v + ", which does not fit the "
+              + (fe - fs) + " columns of " + fieldName(hits[k + 7], hits[k + 8], hits[k + 9])));
+          continue;
+        }
+        int w = RenamePlan.numberWidth(fs, fe, hits[k], hits[k + 1], len, digits);
+        out.put(a, off + pos, fs - pos);
+        if (w < 0) {
+          out.number(v, digits);
+          out.blanks(-w - digits);
+        } else {
+          out.blanks(w - digits);
+          out.number(v, digits);
+        }
+        pos = Math.min(fe, len);
+        changed[changeOf[kind]]++;
+      }
+      out.put(a, off + pos, raw - pos);
+      terminate(line);
+    }
+
+    private String fieldName(int entry, int row, int field) {
+      CardLayout c = table.entry(entry);
+      return c.key() + " / " + c.rows().get(row).fields().get(field).name();
+    }
+
+    private void refuseId(int line, int col, int kind, int old, long v) {
+      refusals.add(new Refusal(f.path, line, col, v < 0
+          ? IdKinds.name(kind) + " " + old + " would become " + (old + options.changes().get(changeOf[kind]).amount()) + ", which is no id (1 to " + Integer.MAX_VALUE + ")"
+          : IdKinds.name(kind) + " " + old + " is referenced but defined nowhere in the tree: its new id cannot be told"));
+    }
+
+    private void gesLine(int line, byte[] a, int off, int raw, int len, int n) {
+      GesLine g = ges.read(a, off, len);
+      int nt = g.count();
+      if (neu.length < nt) neu = new byte[nt][];
+      Arrays.fill(neu, 0, nt, null);
+      boolean refused = false;
+      int count = 0;
+      for (int h = 0; h < n; h++) {
+        int k = H * h;
+        int t = g.tokenAt(hits[k]);
+        if (t < 0) continue;
+        byte[] text = items(line, hits[k], hits[k + 2], hits[k + 3], hits[k + 4]);
+        if (text == null) {
+          refused = true;
+          continue;
+        }
+        if (Arrays.equals(a, off + g.start(t), off + g.end(t), text, 0, text.length)) continue;
+        neu[t] = text;
+        count++;
+        changed[changeOf[hits[k + 2]]]++;
+      }
+      if (refused || count == 0) {
+        out.put(a, off, raw);
+        terminate(line);
+        return;
+      }
+      byte[][] texts = Arrays.copyOf(neu, nt);
+      switch (g.place(texts)) {
+        case IN_PLACE -> {
+          int pos = 0;
+          for (int t = 0; t < nt; t++) {
+            if (texts[t] == null) continue;
+            out.put(a, off + pos, g.start(t) - pos);
+            out.put(texts[t], 0, texts[t].length);
+            pos = g.end(t);
+          }
+          out.put(a, off + pos, raw - pos);
+          terminate(line);
+        }
+        case TEXT_PAST_END -> refusals.add(new Refusal(f.path, line, GesLine.END,
+            "the GES line holds text past column 80, which its new ids would move"));
+        case WRAP -> {
+          List<byte[]> lines = g.wrap(texts);
+          if (lines == null) {
+            refusals.add(new Refusal(f.path, line, 0, "the GES line's new ids pass column 80"
+                + (g.wrapFailure == GesLine.WrapFailure.TOO_LONG ? ", even continued on a new line" : ", and cannot continue on a new selection line")));
+            return;
+          }
+          for (int k = 0; k < lines.size(); k++) {
+            byte[] l = lines.get(k);
+            out.put(l, 0, l.length);
+            out.put(a, off + len, raw - len); // its CR, where it has one
+            if (k + 1 < lines.size()) out.put((byte) '\n');
+          }
+          terminate(line);
+        }
+      }
+    }
+
+    /** The new text of GES item {@code lo:hi} (an id when equal), or null when refused. */
+    private byte[] items(int line, int col, int kind, int lo, int hi) {
+      Change c = options.changes().get(changeOf[kind]);
+      if (!c.dense()) {
+        long a = maps.map(kind, lo);
+        long b = maps.map(kind, hi);
+        if (a < 0 || b < 0) {
+          refuseId(line, col, kind, a < 0 ? lo : hi, -1);
+          return null;
+        }
+        return ascii(lo == hi ? Long.toString(a) : a + ":" + b);
+      }
+      if (lo == hi) {
+        long v = maps.map(kind, lo);
+        if (v <= 0) {
+          refuseId(line, col, kind, lo, v);
+          return null;
+        }
+        return ascii(Long.toString(v));
+      }
+      int[] s = maps.sorted[kind];
+      int i = Arrays.binarySearch(s, lo);
+      if (i < 0) i = -i - 1;
+      IntList news = new IntList();
+      for (; i < s.length && s[i] <= hi; i++) news.add((int) maps.map(kind, s[i]));
+      if (news.size == 0) {
+        refusals.add(new Refusal(f.path, line, col, "GES range " + lo + ":" + hi + " selects no " + IdKinds.name(kind)
+            + " of the tree: its new ids cannot be told"));
+        return null;
+      }
+      int[] v = Arrays.copyOf(news.a, news.size);
+      Arrays.sort(v);
+      StringBuilder sb = new StringBuilder();
+      for (int k = 0; k < v.length;) {
+        int e = k;
+        while (e + 1 < v.length && v[e + 1] == v[e] + 1) e++;
+        if (sb.length() > 0) sb.append(' ');
+        sb.append(v[k]);
+        if (e > k) sb.append(':').append(v[e]);
+        k = e + 1;
+      }
+      return ascii(sb.toString());
+    }
+  }
+
+  private static final int H = 10; // ints per hit
+
+  private static byte[] ascii(String s) {
+    return s.getBytes(StandardCharsets.US_ASCII);
+  }
+
+  private static int digits(long v) {
+    int n = 1;
+    while (v >= 10) {
+      v /= 10;
+      n++;
+    }
+    return n;
+  }
+
+  /** A growable byte array. */
+  private static final class Bytes {
+    byte[] a;
+    int size;
+
+    Bytes(int cap) {
+      a = new byte[Math.max(16, cap)];
+    }
+
+    private void room(int n) {
+      if (size + n > a.length) a = Arrays.copyOf(a, Math.max(size + n, a.length + (a.length >> 1)));
+    }
+
+    void put(byte b) {
+      room(1);
+      a[size++] = b;
+    }
+
+    void put(byte[] b, int off, int n) {
+      if (n <= 0) return;
+      room(n);
+      System.arraycopy(b, off, a, size, n);
+      size += n;
+    }
+
+    void blanks(int n) {
+      if (n <= 0) return;
+      room(n);
+      Arrays.fill(a, size, size + n, (byte) ' ');
+      size += n;
+    }
+
+    void number(long v, int digits) {
+      room(digits);
+      for (int i = size + digits - 1; i >= size; i--) {
+        a[i] = (byte) ('0' + v % 10);
+        v /= 10;
+      }
+      size += digits;
+    }
+  }
+
+  static final class IntList {
+    int[] a = new int[16];
+    int size;
+
+    void add(int v) {
+      if (size == a.length) a = Arrays.copyOf(a, size * 2);
+      a[size++] = v;
+    }
+  }
+
+  /** Open addressing from positive ints to ints >= 0; -1 for a missing key. */
+  static final class IntIntMap {
+    private int[] keys = new int[1024];
+    private int[] values = new int[1024];
+    private int size;
+
+    int get(int k) {
+      int m = keys.length - 1;
+      for (int s = slot(k, m); keys[s] != 0; s = (s + 1) & m) {
+        if (keys[s] == k) return values[s];
+      }
+      return -1;
+    }
+
+    void put(int k, int v) {
+      if (2 * (size + 1) > keys.length) grow();
+      int m = keys.length - 1;
+      int s = slot(k, m);
+      while (keys[s] != 0 && keys[s] != k) s = (s + 1) & m;
+      if (keys[s] == 0) size++;
+      keys[s] = k;
+      values[s] = v;
+    }
+
+    private void grow() {
+      int[] ok = keys;
+      int[] ov = values;
+      keys = new int[ok.length * 2];
+      values = new int[ok.length * 2];
+      size = 0;
+      for (int i = 0; i < ok.length; i++) {
+        if (ok[i] != 0) put(ok[i], ov[i]);
+      }
+    }
+
+    private static int slot(int k, int m) {
+      return (int) ((k * 0x9E3779B97F4A7C15L) >>> 40) & m;
+    }
+  }
+}

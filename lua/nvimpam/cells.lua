@@ -388,6 +388,13 @@ local function on_line(_, win, buf, row)
         draw_tab_past80(buf, row, line, nil)
       end
     end
+  elseif (k == 6 or k == 7) and s.checks then
+    -- a key row's keyword or value line: free format, so no cells, only its errors
+    local list = older_of(s, r.ent[i]) and (older_problems(r, s.version)[i] or NONE)
+      or fields.line_diagnostics(r.lines[i], r.ent[i], k == 7 and r.rowi[i] or nil, row, {}, k == 7)
+    for _, d in ipairs(list) do
+      mark(buf, row, d.col, d.end_col, 'NvimpamCellError', M.PRIORITY + 1)
+    end
   elseif k == 0 or k == 1 then
     draw_plain(buf, row, r.lines[i])
   end

@@ -283,6 +283,44 @@ local function diagnose(line, e, r, lnum, out)
   end
 end
 
+-- Appends the diagnostics of a key row's value line (row r of entry e) to `out`: its
+-- blank-separated values in columns 1-80, the k-th checked as the row's k-th field (values past
+-- the row's fields are not checked), then its first tab and its text past column 80.
+local function diagnose_values(line, e, r, lnum, out)
+  local row = e.rows[r]
+  line = M.strip_cr(line)
+  local head = sub(line, 1, 80)
+  local first = #out + 1
+  local j, from = 1, find(head, '[^ ]')
+  while from and j <= row.n do
+    local to = (find(head, ' ', from, true) or #head + 1) - 1
+    local v = sub(head, from, to)
+    local ok = (row.type[j] == FLOAT and is_float or is_integer)(v)
+    if not ok then
+      out[#out + 1] = { lnum = lnum, col = from - 1, end_col = to, severity = 1,
+        message = format('%s / %s: "%s" %s', e.word, row.fields[j].name, v, row.type[j] == FLOAT and
+          'is not a number' or 'is not an integer') }
+    end
+    j, from = j + 1, find(head, '[^ ]', to + 1)
+  end
+  diagnose(line, e, nil, lnum, out) -- the tab and the text past column 80, as on a GES line
+  if #out > first then
+    local tail = {}
+    for k = first, #out do
+      tail[#tail + 1] = out[k]
+    end
+    table.sort(tail, function(a, b)
+      if a.col ~= b.col then
+        return a.col < b.col
+      end
+      return a.message < b.message
+    end)
+    for k = 1, #tail do
+      out[first + k - 1] = tail[k]
+    end
+  end
+end
+
 --- The diagnostics of one line of a card: `line`, which the row walk gave to row r of entry e (r
 --- nil for a GES selection or END line), as line `lnum` (0-based): appended to `out` as { lnum,
 --- col, end_col (0-based bytes, end exclusive), severity, message }, sorted by column, then
@@ -292,10 +330,15 @@ end
 ---@param r integer|nil the row number
 ---@param lnum integer
 ---@param out? table
+---@param values? boolean the line is a key row's value line (the walk's rows.VALUES)
 ---@return table[] out
-function M.line_diagnostics(line, e, r, lnum, out)
+function M.line_diagnostics(line, e, r, lnum, out, values)
   out = out or {}
-  diagnose(line, e, r, lnum, out)
+  if values then
+    diagnose_values(line, e, r, lnum, out)
+  else
+    diagnose(line, e, r, lnum, out)
+  end
   return out
 end
 
@@ -372,7 +415,7 @@ local function free_line(L, i, e, extra, lnum, out)
   end
 end
 
-local ROW, GES, GES_END, EXTRA = 5, 3, 4, 2
+local ROW, GES, GES_END, EXTRA, KEYWORD, VALUES = 5, 3, 4, 2, 6, 7
 local scratch = { {}, {}, {} }
 
 -- The diagnostics of the card whose header is L[h], walked as entry e, lines lnum0 + index - 1.
@@ -385,8 +428,10 @@ local function card_diagnostics(L, h, last, e, lnum0, out)
     local k = kind[i]
     if k == ROW then
       diagnose(L[i], e, rowi[i], lnum0 + i - 1, out)
-    elseif k == GES or k == GES_END then
+    elseif k == GES or k == GES_END or k == KEYWORD then
       diagnose(L[i], e, nil, lnum0 + i - 1, out)
+    elseif k == VALUES then
+      diagnose_values(L[i], e, rowi[i], lnum0 + i - 1, out)
     elseif k == EXTRA and not opaque then
       free_line(L, i, e, true, lnum0 + i - 1, out)
     end

@@ -9,8 +9,9 @@
 --     select = { A, B } or nil, description, file, line, rows = { row, ... }, end_word = 'END_PART'
 --     when the card has an `end` row (nil otherwise) }
 -- A row (rows are numbered 1.. after fragments are expanded):
---   { kind = KIND (a code below), kind_name = 'row'|'name'|'if'|'repeat'|'ges'|'block'|'end'|'when'|'until',
---     label (or nil), ges_label, start_word/end_word (block), word (end),
+--   { kind = KIND (a code below), kind_name = 'row'|'name'|'if'|'repeat'|'ges'|'block'|'end'|'when'|'until'|'key',
+--     label (or nil), ges_label, start_word/end_word (block), word (end, when, until, key: a key
+--     row's fields are the values of its value line by place, from = to = the place),
 --     cond_field/cond_value (if: the text after ':' or '!'), cond_sep, cond_negated (true for
 --     FIELD!VALUES), cond_values (the list), count_field (repeat): field names; cond_row/cond_index and
 --     count_row/count_index: where that field is (row number, field index), cond_numeric,
@@ -32,7 +33,7 @@ M.TYPES = TYPES
 local RIGHT = { int = true, int_or_blank = true, float = true, flags = true, choice = true }
 
 --- Row kinds (row.kind).
-M.ROW, M.NAME, M.IF, M.REPEAT, M.GES, M.BLOCK, M.END, M.WHEN, M.UNTIL = 1, 2, 3, 4, 5, 6, 7, 8, 9
+M.ROW, M.NAME, M.IF, M.REPEAT, M.GES, M.BLOCK, M.END, M.WHEN, M.UNTIL, M.KEY = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
 
 local CATEGORIES = {}
 for _, c in ipairs({ 'Node', 'Element', 'Link', 'Part', 'Material', 'Contact', 'Constraint', 'Load',
@@ -97,10 +98,19 @@ local function parse(dir)
     if row.kind == M.GES or row.kind == M.BLOCK then
       fail('a %s row has no fields', row.kind_name)
     end
-    local a, b = toks[1]:match('^(%d+)-(%d+)$')
-    a, b = tonumber(a), tonumber(b)
-    if not a then
-      fail('"%s" is not a column range FROM-TO', toks[1])
+    local a, b
+    if row.kind == M.KEY then -- the value's place on the value line, the next after the fields before it
+      a = tonumber(toks[1]:match('^%d+$'))
+      if a ~= #row.fields + 1 then
+        fail('"%s" is not value place %d', toks[1], #row.fields + 1)
+      end
+      b = a
+    else
+      a, b = toks[1]:match('^(%d+)-(%d+)$')
+      a, b = tonumber(a), tonumber(b)
+      if not a then
+        fail('"%s" is not a column range FROM-TO', toks[1])
+      end
     end
     local tname, name = toks[2], toks[3]
     if not tname then
@@ -165,6 +175,9 @@ local function parse(dir)
         fail('unknown attribute "%s"', k)
       end
     end
+    if row.kind == M.KEY and ((tname ~= 'int' and tname ~= 'float') or f.def or f.ref) then
+      fail('a key row\'s field is int or float, without def= or ref=')
+    end
     if tname == 'choice' and not f.values then
       fail('choice field %s needs values=', name)
     end
@@ -207,6 +220,12 @@ local function parse(dir)
           fail('"%s" is not %s=WORD (a word in capitals)', t, which)
         end
         r.kind, r.kind_name, r.word, rest_from = which == 'when' and M.WHEN or M.UNTIL, which, w, 3
+      elseif t and t:match('^key=') then
+        local w = t:match('^key=(.*)$')
+        if not w:match('^%u[%u%d_]*$') then
+          fail('"%s" is not key=WORD (a word in capitals)', t)
+        end
+        r.kind, r.kind_name, r.word, rest_from = M.KEY, 'key', w, 3
       elseif t and t:match('^repeat=') then
         local f = t:match('^repeat=(.+)$')
         if not f then
@@ -705,7 +724,7 @@ function M.dump(dir)
         arg = dash(r.ges_label)
       elseif r.kind == M.BLOCK then
         arg = r.start_word .. ',' .. r.end_word
-      elseif r.kind == M.END or r.kind == M.WHEN or r.kind == M.UNTIL then
+      elseif r.kind == M.END or r.kind == M.WHEN or r.kind == M.UNTIL or r.kind == M.KEY then
         arg = r.word
       else
         arg = '-'

@@ -21,11 +21,11 @@ local api = vim.api
 local byte, sub, find, match = string.byte, string.sub, string.find, string.match
 
 --- Line kinds (range().kind[i]).
-M.COMMENT, M.NONE, M.EXTRA, M.GES, M.GES_END, M.ROW = 0, 1, 2, 3, 4, 5
-local COMMENT, NONE, EXTRA, GES, GES_END, ROW = 0, 1, 2, 3, 4, 5
+M.COMMENT, M.NONE, M.EXTRA, M.GES, M.GES_END, M.ROW, M.KEYWORD, M.VALUES = 0, 1, 2, 3, 4, 5, 6, 7
+local COMMENT, NONE, EXTRA, GES, GES_END, ROW, KEYWORD, VALUES = 0, 1, 2, 3, 4, 5, 6, 7
 local K_ROW, K_NAME, K_IF, K_REPEAT, K_GES, K_BLOCK, K_END = layout.ROW, layout.NAME, layout.IF, layout.REPEAT,
   layout.GES, layout.BLOCK, layout.END
-local K_WHEN, K_UNTIL = layout.WHEN, layout.UNTIL
+local K_WHEN, K_UNTIL, K_KEY = layout.WHEN, layout.UNTIL, layout.KEY
 
 --- How many lines a walk back reads at most before it gives up on finding the card's header (the
 --- lines shown are then classified by their own shape only: comments and GES lines).
@@ -199,6 +199,7 @@ function M.walk_card(L, h, last, e, kind, ent, rowi)
   local end_word, end_row = e.end_word, e.end_row
   local end_len = end_word and #end_word or 0
   local r, i, rep, inblock, ended, end_taken = 2, h + 1, nil, false, false, false
+  local values_of = nil -- the key row whose keyword line came last: the next line is its value line
   while i <= last do
     local line = L[i]
     local b = byte(line, 1)
@@ -283,6 +284,24 @@ function M.walk_card(L, h, last, e, kind, ent, rowi)
           took[r] = i
           i = i + 1
         end
+      elseif k == K_KEY then
+        -- a run of key rows: each optional, in any order, each keyword line followed by its value
+        -- line (unless that line is a keyword line of the run too); r stays at the run's first row
+        local m = r
+        while m <= nrows and rows[m].kind == K_KEY and not starts_word(line, rows[m].word) do
+          m = m + 1
+        end
+        if m <= nrows and rows[m].kind == K_KEY then
+          kind[i], ent[i], rowi[i] = KEYWORD, e, m
+          took[m], values_of, i = i, m, i + 1
+        elseif values_of then
+          kind[i], ent[i], rowi[i] = VALUES, e, values_of
+          took[values_of], values_of, i = i, nil, i + 1
+        else
+          while r <= nrows and rows[r].kind == K_KEY do
+            r = r + 1
+          end
+        end
       else -- K_END, on a line without its word (step 3 takes those): the rows end here
         ended = true
       end
@@ -326,7 +345,7 @@ end
 
 --- Classifies a list of lines, the first being the first line of a deck: per line its kind
 --- (M.COMMENT .. M.ROW), its entry (for ROW, EXTRA, GES and GES_END lines) and its row number
---- (ROW, GES, GES_END).
+--- (ROW, GES, GES_END, KEYWORD, VALUES).
 ---@param lines string[]
 ---@param version? integer
 ---@return integer[] kind
@@ -342,7 +361,8 @@ function M.classify(lines, version)
 end
 
 --- Classifies a list of lines, the first being the first line of a deck: one string per line,
---- `comment`, `none` (in no card), `extra`, `ges`, `ges_end`, or `KEY@VERSION#N` (the entry's
+--- `comment`, `none` (in no card), `extra`, `ges`, `ges_end`, `keyword#N` and `values#N` (a key
+--- row's keyword and value line), or `KEY@VERSION#N` (the entry's
 --- key and version, N the 1-based index of the row among the card's expanded rows).
 ---@param lines string[]
 ---@param version? integer the deck's version (nil: the newest layouts)
@@ -355,6 +375,8 @@ function M.classify_lines(lines, version)
     local k = kind[i]
     if k == ROW then
       out[i] = ent[i].key .. '@' .. ent[i].version .. '#' .. rowi[i]
+    elseif k == KEYWORD or k == VALUES then
+      out[i] = (k == KEYWORD and 'keyword#' or 'values#') .. rowi[i]
     else
       out[i] = names[k]
     end
@@ -382,7 +404,7 @@ M.walked = 0
 --- Classifies buffer lines [top, bot) (0-based, bot exclusive), reading `lines` (those lines,
 --- when the caller has them already) and the lines above `top` back to the card's header line.
 --- Returns { top, bot, off, lines, kind, ent, rowi }: buffer line `row` is lines[row - top + off +
---- 1], and kind/ent/rowi are indexed the same way (kind: M.COMMENT .. M.ROW; ent: the entry; rowi:
+--- 1], and kind/ent/rowi are indexed the same way (kind: M.COMMENT .. M.VALUES; ent: the entry; rowi:
 --- the row number, for ROW, GES and GES_END lines).
 ---@param buf integer
 ---@param top integer

@@ -177,7 +177,7 @@ function M.lines(e, opts)
       add(row, line)
       out[#out + 1] = rep(' ', row.fields[1] and row.fields[1].from - 1 or 0) .. row.word
     end
-    -- block rows are optional: a template leaves them out.
+    -- block and key rows are optional: a template leaves them out.
   end
   return out
 end

@@ -319,12 +319,35 @@ public final class DeckProblems {
     int first = out.size;
     if (code >= 0) {
       checkRow(a, off, len, table.check(entry, code), line, code);
-    } else if (code == RowWalker.GES || code == RowWalker.GES_END) {
+    } else if (code == RowWalker.VALUES) {
+      values(a, off, len, table.check(entry, walker.keyRow()), line, walker.keyRow());
+    } else if (code == RowWalker.GES || code == RowWalker.GES_END || code == RowWalker.KEYWORD) {
       tab(a, off, len, null, line, -1);
       past(a, off, len, 80, line, -1);
     }
     if (out.size - first > 1) sortLine(first);
     if (rows != null && (code >= 0 || code == RowWalker.GES)) rows.row(entry, line, code, a, off, len);
+  }
+
+  /**
+   * A key row's value line: its blank-separated values in columns 1–80, the k-th checked as the
+   * row's k-th field (values past the row's fields are not checked), then its first tab and the
+   * text past column 80.
+   */
+  private void values(byte[] a, int off, int len, RowCheck rc, int line, int row) {
+    int end = Math.min(len, 80);
+    int s = LineBytes.skipSpaces(a, off, off + end) - off;
+    for (int f = 0; f < rc.count && s < end; f++) {
+      int e = s;
+      while (e < end && a[off + e] != ' ') e++;
+      boolean ok = rc.types[f] == FieldType.FLOAT ? FieldForms.isFloat(a, off + s, off + e) : FieldForms.isInt(a, off + s, off + e);
+      if (!ok && !FieldForms.isParameter(a, off + s, off + e)) {
+        out.add(line, s, e, ProblemList.meta(entry, row, f, ProblemList.FORM, ProblemList.ERROR));
+      }
+      s = LineBytes.skipSpaces(a, off + e, off + end) - off;
+    }
+    tab(a, off, len, null, line, row);
+    past(a, off, len, 80, line, row);
   }
 
   private void checkRow(byte[] a, int off, int len, RowCheck rc, int line, int row) {

@@ -180,6 +180,10 @@ final class LayoutParser {
           rowArg = t[i].substring(t[i].indexOf('=') + 1);
           i++;
           if (!rowArg.matches("[A-Z][A-Z0-9_]*")) throw error("expected when=WORD or until=WORD (a word in capitals)");
+        } else if (i < t.length && t[i].startsWith("key=")) {
+          rowKind = RowLayout.Kind.KEY;
+          rowArg = t[i++].substring(4);
+          if (!rowArg.matches("[A-Z][A-Z0-9_]*")) throw error("expected key=WORD (a word in capitals)");
         } else if (i < t.length && t[i].startsWith("repeat=")) {
           rowKind = RowLayout.Kind.REPEAT;
           rowArg = t[i++].substring(7);
@@ -240,7 +244,8 @@ final class LayoutParser {
   private void field(String[] t, String description) {
     if (rowFields == null) throw error("a field outside a row: '" + String.join(" ", t) + "'");
     if (t.length < 3) throw error("expected: FROM-TO TYPE NAME [attr=value ...] | DESCRIPTION");
-    int[] r = range(t[0]);
+    boolean free = rowKind == RowLayout.Kind.KEY; // a key row's fields are the values of its value line, by place
+    int[] r = free ? place(t[0]) : range(t[0]);
     FieldType type = FieldType.of(t[1]);
     if (type == null) throw error("unknown field type '" + t[1] + "'");
     String name = t[2];
@@ -267,6 +272,9 @@ final class LayoutParser {
         default -> throw error("unknown field attribute '" + k + "'");
       }
     }
+    if (free && (type != FieldType.INT && type != FieldType.FLOAT || def != null || ref != null)) {
+      throw error("a key row's field is int or float, without def= or ref=");
+    }
     if (type == FieldType.CHOICE && values.isEmpty()) throw error("choice field " + name + " has no values=");
     if (type != FieldType.CHOICE && !values.isEmpty()) throw error("values= on a field that is not a choice");
     if (type == FieldType.CONT ? r[1] > 81 : r[1] > 80) throw error("field " + name + " ends past column 80");
@@ -281,6 +289,13 @@ final class LayoutParser {
   private String kind(String v) {
     if (!KINDS.contains(v)) throw error("unknown id kind '" + v + "'; one of " + new java.util.TreeSet<>(KINDS));
     return v;
+  }
+
+  /** A key row's field: its place N on the value line, the next after the fields before it. */
+  private int[] place(String s) {
+    int n = number(s, "value place");
+    if (n != rowFields.size() + 1) throw error("expected value place " + (rowFields.size() + 1) + ", got '" + s + "'");
+    return new int[] {n, n};
   }
 
   private int[] range(String s) {

@@ -32,7 +32,7 @@ final class RowCheck {
   final int[] condNumbers; // an int field's values, -2 for a value that is no integer
   final byte[][] condTexts;
   final boolean condNegated; // the row holds when the field has none of the values
-  final byte[] startWord; // block START, end, when and until WORD
+  final byte[] startWord; // block START, end, when, until and key WORD
   final byte[] endWord; // block END
 
   RowCheck(CardLayout card, int row) {
@@ -78,7 +78,7 @@ final class RowCheck {
     }
     tabRanges = ranges.stream().mapToInt(Integer::intValue).toArray();
     for (int i = 0; i + 1 < count; i++) {
-      runs[i] = types[i].numeric() && types[i + 1].numeric() && from[i + 1] == to[i];
+      runs[i] = kind != RowLayout.Kind.KEY && types[i].numeric() && types[i + 1].numeric() && from[i + 1] == to[i];
     }
     int cr = -1;
     int cFrom = 0;
@@ -122,7 +122,8 @@ final class RowCheck {
     if (kind == RowLayout.Kind.BLOCK) {
       startWord = r.argHead(',').getBytes(StandardCharsets.UTF_8);
       endWord = r.argTail(',').getBytes(StandardCharsets.UTF_8);
-    } else if (kind == RowLayout.Kind.END || kind == RowLayout.Kind.WHEN || kind == RowLayout.Kind.UNTIL) {
+    } else if (kind == RowLayout.Kind.END || kind == RowLayout.Kind.WHEN || kind == RowLayout.Kind.UNTIL
+        || kind == RowLayout.Kind.KEY) {
       startWord = r.arg().getBytes(StandardCharsets.UTF_8);
       endWord = null;
     } else {

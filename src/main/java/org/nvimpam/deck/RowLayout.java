@@ -7,12 +7,12 @@ import java.util.List;
  * fields' columns are also held as arrays, for the checks' hot path.
  *
  * @param arg the kind's argument: {@code FIELD:VALUE} (if), {@code FIELD} (repeat), the GES's
- *     label, {@code START,END} (block), the word (end, when, until); null when there is none
+ *     label, {@code START,END} (block), the word (end, when, until, key); null when there is none
  */
 public record RowLayout(Kind kind, String arg, String label, List<FieldLayout> fields) {
   /** The row kinds of docs/CARDS.md, "Rows". */
   public enum Kind {
-    ROW, NAME, IF, REPEAT, GES, BLOCK, END, WHEN, UNTIL;
+    ROW, NAME, IF, REPEAT, GES, BLOCK, END, WHEN, UNTIL, KEY;
 
     public String token() {
       return name().toLowerCase(java.util.Locale.ROOT);

@@ -14,6 +14,9 @@ public final class RowWalker {
   public static final int EXTRA = -3;
   public static final int GES = -4;
   public static final int GES_END = -5;
+  /** A key row's keyword line, and its value line: {@link #keyRow()} says which row. */
+  public static final int KEYWORD = -6;
+  public static final int VALUES = -7;
 
   /** Told each line of a walk, in order. */
   public interface Visitor {
@@ -23,6 +26,7 @@ public final class RowWalker {
   private final CardLayouts table;
   private int[] rowLine = new int[16]; // the last line each row of the card took, -1 for none
   private long stopWord; // the header word of the line the last walk stopped at (0: none)
+  private int keyRow = -1; // the key row of the KEYWORD or VALUES line a visitor is told of
   // The line a visitor is told of, read once: its array, offset and length without a final CR.
   private byte[] lineBytes;
   private int lineStart;
@@ -57,6 +61,11 @@ public final class RowWalker {
   /** The array holding the line a {@link Visitor} is being told of (valid during the call). */
   public byte[] lineBytes() {
     return lineBytes;
+  }
+
+  /** The row of the {@link #KEYWORD} or {@link #VALUES} line a visitor is being told of. */
+  public int keyRow() {
+    return keyRow;
   }
 
   /** Its offset in {@link #lineBytes()}. */
@@ -139,6 +148,7 @@ public final class RowWalker {
     boolean endTaken = false; // the end row took its line: the rest of the card is extra
     int left = -1; // lines a repeat row still takes; -1 before it started
     boolean inBlock = false;
+    int valuesOf = -1; // the key row whose keyword line came last: the next line is its value line
     int i = h + 1;
     stopWord = 0;
     while (i < n) {
@@ -218,6 +228,24 @@ public final class RowWalker {
             rowLine[r] = i++;
           }
           r++;
+        }
+        case KEY -> {
+          // a run of key rows: each optional, in any order, each keyword line followed by its value
+          // line (unless that line is a keyword line of the run too); r stays at the run's first row
+          int m = r;
+          while (m < rows && table.check(e, m).kind == RowLayout.Kind.KEY
+              && !LineBytes.startsWithWord(a, off, len, table.check(e, m).startWord)) {
+            m++;
+          }
+          boolean keyword = m < rows && table.check(e, m).kind == RowLayout.Kind.KEY;
+          if (keyword || valuesOf >= 0) {
+            keyRow = keyword ? m : valuesOf;
+            v.line(i, keyword ? KEYWORD : VALUES);
+            rowLine[keyRow] = i++;
+            valuesOf = keyword ? m : -1;
+          } else {
+            while (r < rows && table.check(e, r).kind == RowLayout.Kind.KEY) r++;
+          }
         }
         case UNTIL -> {
           if (LineBytes.startsWithWord(a, off, len, rc.startWord)) {

@@ -84,7 +84,7 @@ final class TableCards {
         case GES -> selections.write(ges++);
         case END -> w.text(ascii(row.arg())).endLine();
         case BLOCK -> selections.block(row.arg().substring(0, row.arg().indexOf(',')));
-        case WHEN -> { } // optional: left out
+        case WHEN, KEY -> { } // optional: left out
         case UNTIL -> {
           for (long n = count(values, row.label()); n > 0; n--) row(w, e, row, values);
           int indent = row.fields().isEmpty() ? 0 : row.fields().get(0).from() - 1;

@@ -403,6 +403,18 @@ class CellsScreenIT extends PluginTestBase {
   }
 
   @Test
+  void aThmatValueLineHasNoCellsButItsBadValueIsAnError() throws IOException {
+    List<String> deck = List.of("INPUTVERSION 2011", "THMAT /     1050", "NAME steel", "SPECIFIC_HEAT CONSTANT",
+        "  4.6E8  0.x", "MASS_DENSITY", "   7.85E-9", "END_THMAT");
+    Screen.Snapshot s = open("", deck);
+    Win w = currentWin();
+    assertCells(s, w, 4, "");
+    assertCells(s, w, 5, "10-12 NvimpamCellError");
+    assertCells(s, w, 6, "");
+    assertCells(s, w, 7, "");
+  }
+
+  @Test
   void theSelectionWordsOfAGesBlockAndItsEndAreFixedText() throws IOException {
     open("", EmbeddedNvim.exampleDeck());
     // the sample deck's rigid body: header, NAME, the type 3 row, a GES block of one selection

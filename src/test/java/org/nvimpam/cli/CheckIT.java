@@ -151,6 +151,28 @@ class CheckIT extends PluginTestBase {
     assertSameProblems(deck);
   }
 
+  /**
+   * THMAT's free-format body (key rows): keyword lines in any order, some left out, each followed by
+   * its value line; a bad value is flagged in its own columns, values past the row's fields and an
+   * unknown keyword's lines are not, alike by check and the plugin.
+   */
+  @Test
+  void thmatBodiesGetTheSameProblems() throws IOException {
+    Path deck = dir.resolve("thmat.pc");
+    Files.writeString(deck, String.join("\n", "INPUTVERSION 2011",
+        "THMAT /     1050", "NAME steel", "SPECIFIC_HEAT CONSTANT", "  4.6E8  0.x", "MASS_DENSITY", "   7.85E-9",
+        "LATENT_HEAT", "  2.7E11  14o0.  1450.  extra", "ENTHALPY", "  1.5", "END_THMAT",
+        "THMAT /     1051", "NAME valid", "  CONDUCTIVITY ANISOTROPIC", "  45.  40.  35.", "MASS_DENSITY", "  7.85E-9",
+        "EMISSIVITY", "  not checked", "END_THMAT",
+        "MATER /     1050       1          7.8E-9", "", "NAME same number as a THMAT", ""),
+        StandardCharsets.ISO_8859_1);
+    assertEquals(List.of(
+        "10:2-5 1 THMAT / IFUNHT: \"1.5\" is not an integer [field-int]",
+        "4:9-12 1 THMAT / HREF: \"0.x\" is not a number [field-float]",
+        "8:10-15 1 THMAT / TMIN: \"14o0.\" is not a number [field-float]"), check(deck));
+    assertSameProblems(deck);
+  }
+
   /** MATER type 1's other hardening laws (ECURV, VOCEG, LOOKU, a blank SIGMAY, KRUPK): the rows each law takes, read alike. */
   @Test
   void materType1LawRowsGetTheSameProblems() throws IOException {

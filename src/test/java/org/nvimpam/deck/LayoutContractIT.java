@@ -110,6 +110,12 @@ class LayoutContractIT {
         "                1.x             2.", "                END\r", "junk",
         "FUNCT /        2", "NAME f", "        REGUL   SECFO  1       2STOPMAX", "               0.              1.",
         "$ comment", "END", "FUNCT /        3", "NAME f", "ANGLE", "                 1.\t", "ENDX", "                2.",
+        // THMAT's key rows: keyword lines in any order, value lines (bad values, a tab, a CR, text past 80),
+        // a keyword line after a keyword line, an unknown keyword, END_THMAT
+        "THMAT /     1050", "NAME t", "SPECIFIC_HEAT CONSTANT", "  4.6E8  0.x  y", "  MASS_DENSITY", "7,85\r",
+        "ENTHALPY", "LATENT_HEAT", "  1. <T>  2x  q", "CONDUCTIVITY \tANISOTROPIC", " 1. \t 2" + " ".repeat(80) + "z",
+        "$ comment", "ENTHALPY", "$ comment", "  1.5", "CONDUCTANCE", "  a b", "EMISSIVITY", "  x", "MASS_DENSITY", "  y",
+        "END_THMAT", "MASS_DENSITY", "  z", "THMAT /     1051", "NAME u", "MASS_DENSITY",
         // tabs and header shapes on lines no row takes
         "NODE   /       3", "MASS  /        2       0", "NAME m", "              1.", "\tNOD 3", "        NOD\t3",
         "NODE /        4", "SHELL         4       1", "NODE          5              0.", "FOO   /x", "MATERX/  1",

@@ -121,6 +121,8 @@ class RowWalkerTest {
           case RowWalker.EXTRA -> "extra";
           case RowWalker.GES -> "ges";
           case RowWalker.GES_END -> "ges_end";
+          case RowWalker.KEYWORD -> "keyword#" + (w.keyRow() + 1);
+          case RowWalker.VALUES -> "values#" + (w.keyRow() + 1);
           default -> c.key() + "@" + c.version() + "#" + (code + 1);
         }));
       }

@@ -241,6 +241,23 @@ class AlignTest extends WritingTestBase {
   }
 
   @Test
+  void freeFormatKeywordAndValueLinesAreUntouchedByTheCommandAndByGq() {
+    List<String> body = List.of("  MASS_DENSITY  CONSTANT", "7.85E-9   1", "SPECIFIC_HEAT", " 4.6E8 0.", "LATENT_HEAT",
+        "1.  2.\t 3.", "END_THMAT");
+    List<String> deck = new java.util.ArrayList<>(List.of("INPUTVERSION 2011", "THMAT / 1050", "NAME steel"));
+    deck.addAll(body);
+    List<String> want = new java.util.ArrayList<>(List.of("INPUTVERSION 2011", "THMAT /     1050", "NAME steel"));
+    want.addAll(body);
+    open(deck.toArray(new String[0]));
+    nvim.command("%NvimpamAlign").join();
+    assertEquals(want, lines());
+    open(deck.toArray(new String[0]));
+    cursor(1, 1);
+    type("gqG");
+    assertEquals(want, lines());
+  }
+
+  @Test
   void theBangAlignsTheRunOfOneLineCardsUnderTheCursor() {
     open("INPUTVERSION 2011", "NODE  / 1        0.", "NODE  / 2        1.", "SHELL /        1");
     cursor(2, 1);

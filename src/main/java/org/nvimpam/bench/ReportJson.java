@@ -45,6 +45,17 @@ public final class ReportJson {
   }
 
   /** A JSON string literal: quotes, backslashes and control characters escaped. */
+  /** {@code s} as a JSON string, quotes included. */
+  public static String quoted(String s) {
+    StringBuilder b = new StringBuilder(s.length() + 2);
+    try {
+      string(s, b);
+    } catch (IOException e) {
+      throw new AssertionError(e); // a StringBuilder does not throw
+    }
+    return b.toString();
+  }
+
   public static void string(String s, Appendable out) throws IOException {
     out.append('"');
     for (int i = 0; i < s.length(); i++) {

@@ -296,12 +296,6 @@ public final class CheckCommand implements Callable<Integer> {
   }
 
   private static String quote(String s) {
-    StringBuilder b = new StringBuilder(s.length() + 2);
-    try {
-      ReportJson.string(s, b);
-    } catch (IOException e) {
-      throw new AssertionError(e); // a StringBuilder does not throw
-    }
-    return b.toString();
+    return ReportJson.quoted(s);
   }
 }

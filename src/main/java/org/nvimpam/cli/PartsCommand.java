@@ -141,14 +141,7 @@ public final class PartsCommand implements Callable<Integer> {
   }
 
   private static String jsonString(String s) {
-    if (s == null) return "null";
-    StringBuilder b = new StringBuilder(s.length() + 2);
-    try {
-      ReportJson.string(s, b);
-    } catch (IOException e) {
-      throw new AssertionError(e); // a StringBuilder does not throw
-    }
-    return b.toString();
+    return s == null ? "null" : ReportJson.quoted(s);
   }
 
   private void json(PrintWriter out, PartsTable t, Path root) {

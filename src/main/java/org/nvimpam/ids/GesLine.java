@@ -131,9 +131,9 @@ public final class GesLine {
     wrapFailure = null;
     // the units in order: a token, or one item of a token that became several
     List<byte[]> bodies = new ArrayList<>();
-    IdService.IntList gaps = new IdService.IntList();
-    IdService.IntList words = new IdService.IntList(); // 1: the unit is a word
-    IdService.IntList owner = new IdService.IntList(); // the index of the unit's selection word, -1 before any
+    IntList gaps = new IntList();
+    IntList words = new IntList(); // 1: the unit is a word
+    IntList owner = new IntList(); // the index of the unit's selection word, -1 before any
     int w = -1;
     for (int t = 0; t < count; t++) {
       int ts = tok[3 * t];

@@ -458,16 +458,6 @@ public final class IdService {
     };
   }
 
-  /** A growable int array. */
-  static final class IntList {
-    int[] a = new int[16];
-    int size;
-
-    void add(int v) {
-      if (size == a.length) a = java.util.Arrays.copyOf(a, size * 2);
-      a[size++] = v;
-    }
-  }
 
   /**
    * Completion items for a field (or a GES item) referencing {@code kind}: the ids of {@code b}'s

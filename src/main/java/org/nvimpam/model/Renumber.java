@@ -28,6 +28,7 @@ import org.nvimpam.deck.DeckVersion;
 import org.nvimpam.deck.FieldLayout;
 import org.nvimpam.deck.IncludeLine;
 import org.nvimpam.deck.ProblemCode;
+import org.nvimpam.ids.IntList;
 import org.nvimpam.ids.GesLine;
 import org.nvimpam.ids.IdKinds;
 import org.nvimpam.ids.IdScanner;
@@ -824,53 +825,4 @@ public final class Renumber {
     }
   }
 
-  static final class IntList {
-    int[] a = new int[16];
-    int size;
-
-    void add(int v) {
-      if (size == a.length) a = Arrays.copyOf(a, size * 2);
-      a[size++] = v;
-    }
-  }
-
-  /** Open addressing from positive ints to ints >= 0; -1 for a missing key. */
-  static final class IntIntMap {
-    private int[] keys = new int[1024];
-    private int[] values = new int[1024];
-    private int size;
-
-    int get(int k) {
-      int m = keys.length - 1;
-      for (int s = slot(k, m); keys[s] != 0; s = (s + 1) & m) {
-        if (keys[s] == k) return values[s];
-      }
-      return -1;
-    }
-
-    void put(int k, int v) {
-      if (2 * (size + 1) > keys.length) grow();
-      int m = keys.length - 1;
-      int s = slot(k, m);
-      while (keys[s] != 0 && keys[s] != k) s = (s + 1) & m;
-      if (keys[s] == 0) size++;
-      keys[s] = k;
-      values[s] = v;
-    }
-
-    private void grow() {
-      int[] ok = keys;
-      int[] ov = values;
-      keys = new int[ok.length * 2];
-      values = new int[ok.length * 2];
-      size = 0;
-      for (int i = 0; i < ok.length; i++) {
-        if (ok[i] != 0) put(ok[i], ov[i]);
-      }
-    }
-
-    private static int slot(int k, int m) {
-      return (int) ((k * 0x9E3779B97F4A7C15L) >>> 40) & m;
-    }
-  }
 }

@@ -231,6 +231,25 @@ local function message(e, row, j, reason, line)
   return format('%s / %s: "%s" %s', e.word, f.name, value(line, f.from, f.to), M.reason_text(row, j, reason))
 end
 
+-- Sorts out[first..] by column, then message: the order a line's diagnostics are shown in.
+local function sort_from(out, first)
+  if #out > first then
+    local tail = {}
+    for k = first, #out do
+      tail[#tail + 1] = out[k]
+    end
+    table.sort(tail, function(a, b)
+      if a.col ~= b.col then
+        return a.col < b.col
+      end
+      return a.message < b.message
+    end)
+    for k = 1, #tail do
+      out[first + k - 1] = tail[k]
+    end
+  end
+end
+
 -- Appends the diagnostics of `line` as row r of entry e (r nil: a GES line of e) to `out`.
 local function diagnose(line, e, r, lnum, out)
   local row = r and e.rows[r]
@@ -266,21 +285,7 @@ local function diagnose(line, e, r, lnum, out)
     out[#out + 1] = { lnum = lnum, col = p - 1, end_col = q, severity = 1,
       message = format('%s: text past column 80: "%s"', e.word, text) }
   end
-  if #out > first then
-    local tail = {}
-    for k = first, #out do
-      tail[#tail + 1] = out[k]
-    end
-    table.sort(tail, function(a, b)
-      if a.col ~= b.col then
-        return a.col < b.col
-      end
-      return a.message < b.message
-    end)
-    for k = 1, #tail do
-      out[first + k - 1] = tail[k]
-    end
-  end
+  sort_from(out, first)
 end
 
 -- Appends the diagnostics of a key row's value line (row r of entry e) to `out`: its
@@ -304,21 +309,7 @@ local function diagnose_values(line, e, r, lnum, out)
     j, from = j + 1, find(head, '[^ ]', to + 1)
   end
   diagnose(line, e, nil, lnum, out) -- the tab and the text past column 80, as on a GES line
-  if #out > first then
-    local tail = {}
-    for k = first, #out do
-      tail[#tail + 1] = out[k]
-    end
-    table.sort(tail, function(a, b)
-      if a.col ~= b.col then
-        return a.col < b.col
-      end
-      return a.message < b.message
-    end)
-    for k = 1, #tail do
-      out[first + k - 1] = tail[k]
-    end
-  end
+  sort_from(out, first)
 end
 
 --- The diagnostics of one line of a card: `line`, which the row walk gave to row r of entry e (r

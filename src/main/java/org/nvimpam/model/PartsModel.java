@@ -461,15 +461,14 @@ public final class PartsModel {
     return s.includes;
   }
 
-  /** A file's chunks as pieces of whole cards (as {@link TreeCheck} cuts them), read in order. */
+  /** A file's chunks as pieces of whole cards ({@link CardPieces}), read in order. */
   private final class Pieces {
     final Path f;
     final boolean root;
     final int[] treeVersion;
     final TreeCheck.Progress progress;
     final List<IncludeLine> includes = new ArrayList<>();
-    final List<DeckChunk> pending = new ArrayList<>();
-    final List<Integer> pendingFrom = new ArrayList<>();
+    final CardPieces pieces = new CardPieces(this::piece);
     int version = -1;
     int base; // the file's line of the next piece's first line
     long bytes;
@@ -488,35 +487,15 @@ public final class PartsModel {
         if (root) treeVersion[0] = version;
       }
       bytes += c.byteSize();
-      int h = ChunkLines.lastHeader(c);
-      if (h > 0 || (h == 0 && !pending.isEmpty())) {
-        piece(c, h);
-        pending.clear();
-        pendingFrom.clear();
-        pending.add(c);
-        pendingFrom.add(h);
-      } else {
-        pending.add(c);
-        pendingFrom.add(0);
-      }
+      pieces.take(c);
     }
 
     void end() {
-      if (!pending.isEmpty()) piece(null, 0);
+      pieces.end();
     }
 
-    /** The pending chunks and lines {@code [0, to)} of {@code c} (none when null) as a piece. */
-    private void piece(DeckChunk c, int to) {
-      int n = pending.size() + (c == null ? 0 : 1);
-      DeckChunk[] cs = new DeckChunk[n];
-      int[] from = new int[n];
-      for (int i = 0; i < pending.size(); i++) {
-        cs[i] = pending.get(i);
-        from[i] = pendingFrom.get(i);
-      }
-      if (c != null) cs[n - 1] = c;
-      ChunkLines lines = new ChunkLines(cs, from, c != null ? to : cs[n - 1].count());
-      if (lines.lineCount() == 0) return;
+    /** One piece of whole cards: its includes noted here, its cards read on the reader thread. */
+    private void piece(ChunkLines lines) {
       List<IncludeLine> found = new ArrayList<>();
       IncludeLine.read(lines, 0, lines.lineCount(), found);
       for (IncludeLine il : found) includes.add(new IncludeLine(il.line() + base, il.from(), il.to(), il.name()));

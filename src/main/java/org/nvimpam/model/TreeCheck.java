@@ -226,8 +226,7 @@ public final class TreeCheck {
     final Workers w;
     final int pass;
     final int treeVersion;
-    final List<DeckChunk> pending = new ArrayList<>();
-    final List<Integer> pendingFrom = new ArrayList<>();
+    final CardPieces pieces = new CardPieces(this::emit);
     long base; // the file's line of the next piece's first line
     long bytes;
 
@@ -241,17 +240,7 @@ public final class TreeCheck {
     void take(DeckChunk c) {
       if (f.version < 0) first(c);
       bytes += c.byteSize();
-      int h = ChunkLines.lastHeader(c);
-      if (h > 0 || (h == 0 && !pending.isEmpty())) {
-        emit(c, h);
-        pending.clear();
-        pendingFrom.clear();
-        pending.add(c);
-        pendingFrom.add(h);
-      } else {
-        pending.add(c);
-        pendingFrom.add(0);
-      }
+      pieces.take(c);
     }
 
     /** The file's version and whether it is a fragment, from its first lines. */
@@ -265,25 +254,12 @@ public final class TreeCheck {
     }
 
     void end() {
-      if (!pending.isEmpty()) emit(null, 0);
+      pieces.end();
       if (pass == 1) f.lines = base;
     }
 
-    /** The pending chunks and lines {@code [0, to)} of {@code c} (none when null) as a piece. */
-    private void emit(DeckChunk c, int to) {
-      int n = pending.size() + (c == null ? 0 : 1);
-      DeckChunk[] cs = new DeckChunk[n];
-      int[] from = new int[n];
-      for (int i = 0; i < pending.size(); i++) {
-        cs[i] = pending.get(i);
-        from[i] = pendingFrom.get(i);
-      }
-      if (c != null) {
-        cs[n - 1] = c;
-        from[n - 1] = 0;
-      }
-      ChunkLines lines = new ChunkLines(cs, from, c != null ? to : cs[n - 1].count());
-      if (lines.lineCount() == 0) return;
+    /** One piece of whole cards: checked on a worker. */
+    private void emit(ChunkLines lines) {
       Piece p = new Piece(f, pass, lines, (int) base);
       if (pass == 1) {
         List<IncludeLine> found = new ArrayList<>();

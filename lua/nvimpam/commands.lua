@@ -2,12 +2,12 @@
 -- manifest (:UpdateRemotePlugins) gets them from manifest_specs(). Both routes end in run().
 local M = {}
 
-local config = require('nvimpam.config')
+local config = require('nvimpam.core.config')
 local host = require('nvimpam.host')
-local messages = require('nvimpam.messages')
+local messages = require('nvimpam.view.messages')
 
 local api = vim.api
-local bufnr = require('nvimpam.buf').nr
+local bufnr = require('nvimpam.core.buf').nr
 local report = messages.report
 
 local function nvimpam()
@@ -59,23 +59,23 @@ M.list = {
     name = 'NvimpamFoldInfo',
     desc = 'nvimpam: version, JVM, strategy, buffers, last timings',
     run = function()
-      require('nvimpam.float').show(nvimpam().info_lines(), 'nvimpam')
+      require('nvimpam.view.float').show(nvimpam().info_lines(), 'nvimpam')
     end,
   },
   {
     name = 'NvimpamFoldBench',
     desc = 'nvimpam: time every fold strategy on the current buffer',
     run = function(o)
-      require('nvimpam.float').show(nvimpam().bench(o.buf).lines, 'nvimpam fold strategies')
+      require('nvimpam.view.float').show(nvimpam().bench(o.buf).lines, 'nvimpam fold strategies')
     end,
   },
   {
     name = 'NvimpamCells',
     nargs = '?',
-    complete = "customlist,v:lua.require'nvimpam.cells'.complete",
+    complete = "customlist,v:lua.require'nvimpam.view.cells'.complete",
     desc = 'nvimpam: cell highlighting on, off or toggled for all buffers',
     run = function(o)
-      local now = require('nvimpam.cells').switch(o.args)
+      local now = require('nvimpam.view.cells').switch(o.args)
       if o.args == '' then
         echo_lines({ 'nvimpam cells: ' .. (now and 'on' or 'off') })
       end
@@ -85,23 +85,23 @@ M.list = {
     name = 'NvimpamCellInfo',
     desc = "nvimpam: the cursor's field, with its description, in a floating window",
     run = function()
-      require('nvimpam.cells').show_info()
+      require('nvimpam.view.cells').show_info()
     end,
   },
   {
     name = 'NvimpamCheck',
     desc = "nvimpam: the whole deck's field problems in the quickfix list",
     run = function(o)
-      require('nvimpam.diagnostics').check(bufnr(o.buf))
+      require('nvimpam.view.diagnostics').check(bufnr(o.buf))
     end,
   },
   {
     name = 'NvimpamCard',
     nargs = '?',
-    complete = "customlist,v:lua.require'nvimpam.templates'.complete",
+    complete = "customlist,v:lua.require'nvimpam.edit.templates'.complete",
     desc = 'nvimpam: insert a card template (without a keyword: pick one)',
     run = function(o)
-      require('nvimpam.templates').command(o)
+      require('nvimpam.edit.templates').command(o)
     end,
   },
   {
@@ -110,7 +110,7 @@ M.list = {
     bang = true,
     desc = 'nvimpam: $# field header above the row, the range or (!) the card',
     run = function(o)
-      require('nvimpam.fieldheader').command(o)
+      require('nvimpam.edit.fieldheader').command(o)
     end,
   },
   {
@@ -149,7 +149,7 @@ M.list = {
     bang = true,
     desc = 'nvimpam: align the fields of the line, the range or (!) the card',
     run = function(o)
-      require('nvimpam.align').command(o)
+      require('nvimpam.edit.align').command(o)
     end,
   },
   {
@@ -157,7 +157,7 @@ M.list = {
     nargs = '*',
     desc = 'nvimpam: plot FUNCT curves (ids, or the FUNCT under the cursor) in a floating window',
     run = function(o)
-      require('nvimpam.plot').plot(o.args, bufnr(o.buf))
+      require('nvimpam.view.plot').plot(o.args, bufnr(o.buf))
     end,
   },
   {
@@ -166,14 +166,14 @@ M.list = {
     complete = 'file',
     desc = "nvimpam: the differences between this deck and another, as models, in the quickfix list",
     run = function(o)
-      require('nvimpam.diff').run(bufnr(o.buf), o.fargs)
+      require('nvimpam.deck.diff').run(bufnr(o.buf), o.fargs)
     end,
   },
   {
     name = 'NvimpamParts',
     desc = "nvimpam: the deck's parts with mass, centre of gravity and bounding box, in a table buffer",
     run = function(o)
-      require('nvimpam.parts').open(bufnr(o.buf))
+      require('nvimpam.deck.parts').open(bufnr(o.buf))
     end,
   },
 }

@@ -6,15 +6,15 @@
 -- See :help nvimpam for the options and commands.
 local M = {}
 
-local config = require('nvimpam.config')
+local config = require('nvimpam.core.config')
 local host = require('nvimpam.host')
 
 local commands = require('nvimpam.commands')
 local live = require('nvimpam.live')
-local messages = require('nvimpam.messages')
+local messages = require('nvimpam.view.messages')
 
 local api = vim.api
-local bufnr = require('nvimpam.buf').nr
+local bufnr = require('nvimpam.core.buf').nr
 
 --- Folds a buffer now; returns when the folds are in place, with the JVM's summary. Waits at
 --- most timeout_ms; raises an error value (tostring() gives the message) otherwise.
@@ -75,7 +75,7 @@ end
 ---@param win? integer
 ---@return table|nil
 function M.cell(win)
-  return require('nvimpam.cells').cell(win)
+  return require('nvimpam.view.cells').cell(win)
 end
 
 --- Stops live folding of a buffer; its folds stay as they are.
@@ -117,11 +117,11 @@ end
 --- the plugin works without setup(); calling it again only applies the options again.
 function M.start()
   local c = config.get()
-  require('nvimpam.filestate').track() -- what each deck's file was when read: the JVM's disk fast path
+  require('nvimpam.host.filestate').track() -- what each deck's file was when read: the JVM's disk fast path
   commands.define()
   live.define_autocmds()
-  require('nvimpam.cells').setup(c.cells)
-  require('nvimpam.header').setup(c.virtual_header)
+  require('nvimpam.view.cells').setup(c.cells)
+  require('nvimpam.view.header').setup(c.virtual_header)
   live.send_options()
   if vim.v.vim_did_enter == 0 then
     -- Commands the rplugin manifest defines after us (it is sourced later) would take the

@@ -3,17 +3,17 @@
 -- or a restarted JVM.
 local M = {}
 
-local config = require('nvimpam.config')
+local config = require('nvimpam.core.config')
 local host = require('nvimpam.host')
-local messages = require('nvimpam.messages')
+local messages = require('nvimpam.view.messages')
 
 local api = vim.api
-local bufnr = require('nvimpam.buf').nr
+local bufnr = require('nvimpam.core.buf').nr
 local report, report_scheduled, notify_summary = messages.report, messages.report_scheduled, messages.notify_summary
 local group = nil
 local attached = {} -- buffers folded live, so that a reload (:edit!) attaches again
 -- Buffers whose folds are on their way (from FileType until the JVM answers), and what waits
--- until none of some size is: the card-layout table's parse (30 ms of Lua, nvimpam.cells) held up
+-- until none of some size is: the card-layout table's parse (30 ms of Lua, nvimpam.view.cells) held up
 -- the folds of a 1M-line deck by 11-16 ms when it ran alongside the JVM's read on two cores.
 local opening = {}
 local waiting = {} -- { fn, min_lines }
@@ -189,7 +189,7 @@ end
 
 --- The autocmds of pamcrash buffers (again when called again: the augroup is cleared).
 function M.define_autocmds()
-  require('nvimpam.filestate').early = read_early
+  require('nvimpam.host.filestate').early = read_early
   group = api.nvim_create_augroup('nvimpam', { clear = true })
   api.nvim_create_autocmd('FileType', { group = group, pattern = 'pamcrash', callback = M.on_filetype })
   -- Live refreshes wait while the user types (the JVM tracks the mode from these two); InsertLeave

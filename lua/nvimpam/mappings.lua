@@ -4,20 +4,20 @@
 local M = {}
 
 local api = vim.api
-local lsp_keys = require('nvimpam.compat').lsp_default_keys
+local lsp_keys = require('nvimpam.core.compat').lsp_default_keys
 
 --- Every mapping: its option name, default key, modes, what it does (the :help text).
 M.specs = {
   { name = 'field_next', key = '<Tab>', modes = { 'n' }, desc = 'next field start',
-    rhs = function() require('nvimpam.motions').field_next() end },
+    rhs = function() require('nvimpam.edit.motions').field_next() end },
   { name = 'field_prev', key = '<S-Tab>', modes = { 'n' }, desc = 'previous field start',
-    rhs = function() require('nvimpam.motions').field_prev() end },
+    rhs = function() require('nvimpam.edit.motions').field_prev() end },
   { name = 'insert_field_next', key = '<Tab>', modes = { 'i' }, desc = 'next field start (Insert and Replace mode)',
-    rhs = function() require('nvimpam.motions').insert_next() end },
+    rhs = function() require('nvimpam.edit.motions').insert_next() end },
   { name = 'card_next', key = ']]', modes = { 'n', 'x', 'o' }, desc = 'next card',
-    rhs = function() require('nvimpam.motions').card_next() end },
+    rhs = function() require('nvimpam.edit.motions').card_next() end },
   { name = 'card_prev', key = '[[', modes = { 'n', 'x', 'o' }, desc = 'previous card',
-    rhs = function() require('nvimpam.motions').card_prev() end },
+    rhs = function() require('nvimpam.edit.motions').card_prev() end },
   { name = 'field_inner', key = 'if', modes = { 'x', 'o' }, desc = 'the value of the field under the cursor',
     object = 'field', inner = true },
   { name = 'field_outer', key = 'af', modes = { 'x', 'o' }, desc = 'the field under the cursor, all its columns',
@@ -27,7 +27,7 @@ M.specs = {
   { name = 'card_outer', key = 'ac', modes = { 'x', 'o' }, desc = 'the card under the cursor and the comments above it',
     object = 'card', inner = false },
   { name = 'field_doc', key = 'K', modes = { 'n' }, desc = "the field under the cursor: its doc in a floating window",
-    rhs = function() require('nvimpam.cells').show_info() end },
+    rhs = function() require('nvimpam.view.cells').show_info() end },
   -- ids.lua (:help nvimpam-navigation); grr, grn and gO where Neovim 0.11+ has them as LSP defaults
   { name = 'goto_definition', key = 'gd', modes = { 'n' }, desc = 'go to the definition of the id under the cursor',
     rhs = function() require('nvimpam.ids').command('goto') end },
@@ -41,11 +41,11 @@ M.specs = {
   -- parts.lua: keys of the :NvimpamParts table buffer (parts = true), not of pamcrash buffers
   { name = 'parts_sort', key = 's', modes = { 'n' }, parts = true,
     desc = 'parts table: sort by the column under the cursor (again: the other way)',
-    rhs = function() require('nvimpam.parts').sort() end },
+    rhs = function() require('nvimpam.deck.parts').sort() end },
   { name = 'parts_jump', key = '<CR>', modes = { 'n' }, parts = true,
-    desc = 'parts table: go to the card of the line', rhs = function() require('nvimpam.parts').jump() end },
+    desc = 'parts table: go to the card of the line', rhs = function() require('nvimpam.deck.parts').jump() end },
   { name = 'parts_refresh', key = 'R', modes = { 'n' }, parts = true,
-    desc = 'parts table: compute it again from the saved files', rhs = function() require('nvimpam.parts').refresh() end },
+    desc = 'parts table: compute it again from the saved files', rhs = function() require('nvimpam.deck.parts').refresh() end },
 }
 
 --- The default of the `mappings` option: name -> key.
@@ -88,14 +88,14 @@ local function set(buf, s, key)
   local opts = { buffer = buf, silent = true, desc = 'nvimpam: ' .. s.desc }
   if s.object == 'field' then
     vim.keymap.set('x', key, function()
-      require('nvimpam.motions').select_field(s.inner)
+      require('nvimpam.edit.motions').select_field(s.inner)
     end, opts)
     vim.keymap.set('o', key, function()
-      require('nvimpam.motions').field_object(s.inner)
+      require('nvimpam.edit.motions').field_object(s.inner)
     end, opts)
   elseif s.object == 'card' then
     vim.keymap.set({ 'x', 'o' }, key, function()
-      require('nvimpam.motions').select_card(s.inner)
+      require('nvimpam.edit.motions').select_card(s.inner)
     end, opts)
   else
     vim.keymap.set(s.modes, key, s.rhs, opts)
@@ -106,8 +106,8 @@ end
 --- same buffer: the earlier ones are removed first.
 ---@param buf integer
 function M.attach(buf)
-  buf = require('nvimpam.buf').nr(buf)
-  local c = require('nvimpam.config').get()
+  buf = require('nvimpam.core.buf').nr(buf)
+  local c = require('nvimpam.core.config').get()
   M.detach(buf)
   local keys = c.mappings
   local set_keys = {}
@@ -127,7 +127,7 @@ function M.attach(buf)
   end
   api.nvim_buf_set_var(buf, 'nvimpam_mappings', set_keys)
   if c.formatexpr then
-    vim.bo[buf].formatexpr = "v:lua.require'nvimpam.align'.formatexpr()"
+    vim.bo[buf].formatexpr = "v:lua.require'nvimpam.edit.align'.formatexpr()"
   end
 end
 
@@ -142,7 +142,7 @@ function M.detach(buf)
     pcall(vim.keymap.del, mk[1], mk[2], { buffer = buf })
   end
   api.nvim_buf_set_var(buf, 'nvimpam_mappings', {})
-  if vim.bo[buf].formatexpr == "v:lua.require'nvimpam.align'.formatexpr()" then
+  if vim.bo[buf].formatexpr == "v:lua.require'nvimpam.edit.align'.formatexpr()" then
     vim.bo[buf].formatexpr = ''
   end
 end

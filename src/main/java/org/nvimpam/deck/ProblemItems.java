@@ -5,7 +5,7 @@ import java.util.Arrays;
 import org.msgpack.core.MessagePacker;
 
 /**
- * Problems as the Lua side shows them (lua/nvimpam/diagnostics.lua and ids.lua set(),
+ * Problems as the Lua side shows them (lua/nvimpam/view/diagnostics.lua and ids.lua set(),
  * :NvimpamCheck): {@code at} holds lnum, col, end_col and severity for each message, {@code codes}
  * its code, and {@code total} counts the problems found, shown or not. The field checks and the
  * cross-reference checks both send them.

@@ -26,7 +26,7 @@ import org.nvimpam.rpc.Log;
 
 /**
  * The id features of every live buffer of one Neovim: the cross-reference checks pushed to the
- * {@code nvimpam.refs} namespace after each refresh, and the calls of lua/nvimpam/ids.lua (goto,
+ * {@code nvimpam.refs} namespace after each refresh, and the calls of lua/nvimpam/ids/init.lua (goto,
  * references, completion, outline, rename). Each call takes one buffer's lock at a time, never
  * two, and answers from primitive arrays; references are found by scanning the decks on demand.
  */
@@ -234,7 +234,7 @@ public final class IdService {
   // The calls -----------------------------------------------------------------------------------
 
   /**
-   * One call of lua/nvimpam/ids.lua; {@code args[0]} is the buffer ({@code b}), the rest as each
+   * One call of lua/nvimpam/ids/init.lua; {@code args[0]} is the buffer ({@code b}), the rest as each
    * method says: ids_goto (kind, id), ids_refs (kind, id, max), ids_complete (kind, prefix, cap),
    * ids_outline (), ids_rename (kind, old, new), ids_check (), ids_next (kind). An id of a named
    * kind (a group) is its title.

@@ -23,7 +23,7 @@ final class CellsLua {
    * first redraw shows cells (a table the cells load themselves comes a few slices later).
    */
   static void useTestTable(Nvim nvim) {
-    lua(nvim, "require('nvimpam.layout').use(...) require('nvimpam.layout').get() require('nvimpam.cells').reload()",
+    lua(nvim, "require('nvimpam.model.layout').use(...) require('nvimpam.model.layout').get() require('nvimpam.view.cells').reload()",
         testTable());
   }
 

@@ -76,7 +76,7 @@ class HitEnterIT extends PluginTestBase {
     Files.write(deck, List.of("INPUTVERSION 2011", "$", "NODE  /        1              0.              0.              0.",
         "NODE  /        2              0.              0.              0."));
     nvim.command("edit " + deck).join();
-    lua("vim.wait(10000, function() return require('nvimpam.folds').applied_tick(0) ~= nil end, 10)");
+    lua("vim.wait(10000, function() return require('nvimpam.fold').applied_tick(0) ~= nil end, 10)");
     for (String c : COMMANDS) {
       lua("vim.api.nvim_win_set_cursor(0, { 2, 0 })"); // a comment line: no field, no id
       assertEquals("n false", typed(screen, c), () -> ":" + c + " left " + shown);

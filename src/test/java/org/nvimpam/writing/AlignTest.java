@@ -22,8 +22,8 @@ class AlignTest extends WritingTestBase {
   // field, and aligning again must change nothing. The reading here is the test's own.
   private static final String EVERY_LINE = String.join("\n",
       "local path = ...",
-      "local rows, layout, align = require('nvimpam.rows'), require('nvimpam.layout'), require('nvimpam.align')",
-      "local fields = require('nvimpam.fields')",
+      "local rows, layout, align = require('nvimpam.model.rows'), require('nvimpam.model.layout'), require('nvimpam.edit.align')",
+      "local fields = require('nvimpam.model.fields')",
       "local function num(s)",
       "  local t = s:gsub('[dD]', 'e')",
       "  if not t:find('[eE]') then t = t:gsub('(%d)([+-]%d+)$', '%1e%2') end",

@@ -19,7 +19,7 @@ class TemplatesTest extends WritingTestBase {
   void everyTemplateOfTheTableParsesBackAsACardOfItsKeywordWithoutFieldErrors() {
     @SuppressWarnings("unchecked")
     List<String> failures = (List<String>) lua(String.join("\n",
-        "local layout, rows, fields = require('nvimpam.layout'), require('nvimpam.rows'), require('nvimpam.fields')",
+        "local layout, rows, fields = require('nvimpam.model.layout'), require('nvimpam.model.rows'), require('nvimpam.model.fields')",
         "local bad, count = {}, 0",
         "for _, e in ipairs(layout.get().entries) do",
         "  local list = layout.all(e.key)",

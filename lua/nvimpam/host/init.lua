@@ -4,11 +4,11 @@
 -- in nvimpam.host.errors; this module re-exports their public functions.
 local M = {}
 
-local config = require('nvimpam.config')
+local config = require('nvimpam.core.config')
 local java = require('nvimpam.host.java')
 local errors = require('nvimpam.host.errors')
 
-local hrtime = require('nvimpam.compat').uv.hrtime
+local hrtime = require('nvimpam.core.compat').uv.hrtime
 
 -- Finding Java (nvimpam.host.java).
 M.root = java.root
@@ -405,7 +405,7 @@ function M.notify(method, ...)
 end
 
 --- Has the JVM read `path` from disk for `buf`, which Neovim is about to read (see
---- nvimpam.filestate). A JVM that is not running starts now, with the read on its command line, so
+--- nvimpam.host.filestate). A JVM that is not running starts now, with the read on its command line, so
 --- that it begins while the JVM connects. Nothing happens while the first start with a new Java
 --- still waits for `java -version`, or when the JVM cannot start (the attach that follows says why).
 ---@param buf integer

@@ -5,10 +5,10 @@
 -- is found here, from the card-layout table, without any call.
 local M = {}
 
-local config = require('nvimpam.config')
-local layout = require('nvimpam.layout')
-local rows = require('nvimpam.rows')
-local fields = require('nvimpam.fields')
+local config = require('nvimpam.core.config')
+local layout = require('nvimpam.model.layout')
+local rows = require('nvimpam.model.rows')
+local fields = require('nvimpam.model.fields')
 
 local api = vim.api
 
@@ -17,7 +17,7 @@ M.ns = api.nvim_create_namespace('nvimpam.refs')
 --- What the last set() of each buffer got: buf -> { shown, total }.
 M.last = {}
 
-local messages = require('nvimpam.messages')
+local messages = require('nvimpam.view.messages')
 
 -- "1 file", "3 files"
 local function plural(n, noun)
@@ -32,7 +32,7 @@ local function warn(msg)
   vim.notify(msg, vim.log.levels.WARN, { title = 'nvimpam' })
 end
 
-local bufnr = require('nvimpam.buf').nr
+local bufnr = require('nvimpam.core.buf').nr
 
 -- Diagnostics --------------------------------------------------------------------------------
 
@@ -48,7 +48,7 @@ function M.set(buf, items, total)
     return
   end
   local list, n
-  local diagnostics = require('nvimpam.diagnostics')
+  local diagnostics = require('nvimpam.view.diagnostics')
   list, n, total = diagnostics.entries(buf, items, total, 'nvimpam.refs', function(t, shown)
     return string.format('nvimpam: %d cross-reference problems, the first %d shown', t, shown)
   end)
@@ -125,7 +125,7 @@ local function field_at(buf, row, col)
   if not ok then
     return nil
   end
-  local version = require('nvimpam.cells').version(buf)
+  local version = require('nvimpam.view.cells').version(buf)
   local r = rows.range(buf, row, row + 1, version)
   local i = r.off + 1
   local line = r.lines[i] and r.lines[i]:gsub('\r$', '')
@@ -381,7 +381,7 @@ end
 
 -- The loaded buffer whose file is `path`, or nil.
 local function buffer_of(path)
-  local uv = require('nvimpam.compat').uv
+  local uv = require('nvimpam.core.compat').uv
   local real = uv.fs_realpath(path) or path
   for _, b in ipairs(api.nvim_list_bufs()) do
     local name = api.nvim_buf_get_name(b)
@@ -461,7 +461,7 @@ end
 -- the edits put into its lines right to left (every other byte as it was; one call per run, not
 -- per value: 200k values took seconds one by one), then the continued GES lines go in, bottom up.
 local function apply(b, f)
-  require('nvimpam.undo').step(b, function()
+  require('nvimpam.edit.undo').step(b, function()
     local e = f.edits
     local count = #e / 5
     local k = 0
@@ -690,7 +690,7 @@ function M.outline(loclist, buf)
     vim.cmd('lopen')
     return
   end
-  require('nvimpam.picker').select(items, {
+  require('nvimpam.view.picker').select(items, {
     prompt = 'nvimpam outline',
     format_item = function(it)
       return string.format('%6d  %s', it.lnum, it.text)

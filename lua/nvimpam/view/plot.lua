@@ -5,10 +5,10 @@
 local M = {}
 
 local api = vim.api
-local fields = require('nvimpam.fields')
-local layout = require('nvimpam.layout')
-local rows = require('nvimpam.rows')
-local span = require('nvimpam.span')
+local fields = require('nvimpam.model.fields')
+local layout = require('nvimpam.model.layout')
+local rows = require('nvimpam.model.rows')
+local span = require('nvimpam.model.span')
 
 local floor, max, min, huge = math.floor, math.max, math.min, math.huge
 local format, sub, char, byte = string.format, string.sub, string.char, string.byte
@@ -383,7 +383,7 @@ end
 
 -- Where the curves come from -----------------------------------------------------------------
 
-local ns = api.nvim_create_namespace('nvimpam.plot')
+local ns = api.nvim_create_namespace('nvimpam.view.plot')
 local mark_ns = api.nvim_create_namespace('nvimpam.plot.marks')
 
 -- The plot open now (one at a time): { win, buf, close, sources = { ... }, group, timer }.
@@ -406,7 +406,7 @@ local function read_source(src)
     if not pos[1] then
       return nil, 'its card is gone'
     end
-    local version = require('nvimpam.cells').version(src.buf)
+    local version = require('nvimpam.view.cells').version(src.buf)
     local card = span.card_at(span.reader(src.buf), pos[1], version)
     if not card then
       return nil, 'its card is gone'
@@ -465,7 +465,7 @@ local function source_of(id, buf)
     src.id = id
     return src
   end
-  local c, why = read_file(d.file, d.lnum, require('nvimpam.cells').version(buf))
+  local c, why = read_file(d.file, d.lnum, require('nvimpam.view.cells').version(buf))
   if not c then
     error(require('nvimpam.host').error('bad_argument', 'nvimpam: FUNCT ' .. id .. ': ' .. why), 0)
   end
@@ -475,7 +475,7 @@ end
 -- The source of the FUNCT the cursor is in, or of the function id under the cursor.
 local function source_at_cursor(buf)
   local lnum0 = api.nvim_win_get_cursor(0)[1] - 1
-  local card = span.card_at(span.reader(buf), lnum0, require('nvimpam.cells').version(buf))
+  local card = span.card_at(span.reader(buf), lnum0, require('nvimpam.view.cells').version(buf))
   if card and card.word == 'FUNCT' then
     local src = from_buffer(buf, card.first)
     local c = M.read(card.lines, card.kind, card.ent, card.rowi)
@@ -582,8 +582,8 @@ function M.plot(args, buf)
   end
   local p = { sources = sources }
   local group = api.nvim_create_augroup('nvimpam_plot', { clear = true })
-  local timer = require('nvimpam.compat').uv.new_timer()
-  p.win, p.buf, p.close = require('nvimpam.float').open(blank, {
+  local timer = require('nvimpam.core.compat').uv.new_timer()
+  p.win, p.buf, p.close = require('nvimpam.view.float').open(blank, {
     title = 'FUNCT ' .. table.concat(titles, ', '),
     stay = true,
     row = 1,

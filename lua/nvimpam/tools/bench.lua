@@ -1,17 +1,17 @@
 -- The benchmark's hooks inside Neovim (the `bench` command and :NvimpamFoldBench): clearing the
 -- folds between runs, the floor, and the check that a strategy left exactly the plan's folds.
--- Nothing here runs while a user edits; lua/nvimpam/folds.lua is the product. The measures of
--- Neovim's own part of the strategies (`bench --floor-row` only) are in nvimpam.bench.inside,
+-- Nothing here runs while a user edits; lua/nvimpam/fold/init.lua is the product. The measures of
+-- Neovim's own part of the strategies (`bench --floor-row` only) are in nvimpam.tools.bench_inside,
 -- loaded when asked for.
 local M = {}
 
 local api = vim.api
 local fn = vim.fn
-local folds = require('nvimpam.folds')
+local folds = require('nvimpam.fold')
 local closed_at = require('nvimpam.fold.view').closed_at
-local bufnr = require('nvimpam.buf').nr
+local bufnr = require('nvimpam.core.buf').nr
 
-local hrtime = require('nvimpam.compat').uv.hrtime
+local hrtime = require('nvimpam.core.compat').uv.hrtime
 
 --- Clears a buffer's folds in every window that shows it, and collects Lua's garbage, so that
 --- no timed run pays for the strings of the runs before it.
@@ -103,10 +103,10 @@ function M.floor_candidates()
   return names_of(candidates)
 end
 
---- The names of the measures of Neovim's own part of the strategies (nvimpam.bench.inside).
+--- The names of the measures of Neovim's own part of the strategies (nvimpam.tools.bench_inside).
 ---@return string[]
 function M.inside_measures()
-  return names_of(require('nvimpam.bench.inside'))
+  return names_of(require('nvimpam.tools.bench_inside'))
 end
 
 --- Prepares the floor's commands for the last applied plan (not timed): `chunk` folds per pipe
@@ -130,7 +130,7 @@ function M.floor(buf, name)
   if p.plan ~= folds.applied(bufnr(buf)) then
     error('floor_prepare() was not called for the last applied plan', 0)
   end
-  local run = candidates[name] or require('nvimpam.bench.inside')[name]
+  local run = candidates[name] or require('nvimpam.tools.bench_inside')[name]
   if not run then
     error('unknown floor candidate or measure ' .. tostring(name), 0)
   end

@@ -92,7 +92,7 @@ function M.refresh(tb)
     s.call = nil
     if err then
       set_lines(tb, { 'nvimpam: no parts table: ' .. tostring(err) })
-      require('nvimpam.messages').report(err)
+      require('nvimpam.view.messages').report(err)
       return
     end
     s.header, s.columns, s.starts, s.parts, s.tail = r.header, r.columns, r.starts, r.parts, r.tail
@@ -173,7 +173,7 @@ end
 
 -- The keys of the table buffer, from the `mappings` option (mappings.lua's parts_* names).
 local function map_keys(tb)
-  local c = require('nvimpam.config').get()
+  local c = require('nvimpam.core.config').get()
   if c.mappings == false then
     return
   end
@@ -193,7 +193,7 @@ end
 --- :NvimpamParts: opens (or shows again) the parts table of deck buffer `buf` in a split below.
 ---@param buf? integer the deck's buffer (default: the current one)
 function M.open(buf)
-  buf = require('nvimpam.buf').nr(buf)
+  buf = require('nvimpam.core.buf').nr(buf)
   local file = api.nvim_buf_get_name(buf)
   if file == '' then
     error(host.error('bad_argument', 'nvimpam: :NvimpamParts needs a deck with a file (the table is of the file as saved)'), 0)

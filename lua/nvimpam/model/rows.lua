@@ -15,7 +15,7 @@
 --   lines), when the card's `end END_PART` row took nothing.
 local M = {}
 
-local layout = require('nvimpam.layout')
+local layout = require('nvimpam.model.layout')
 
 local api = vim.api
 local byte, sub, find, match = string.byte, string.sub, string.find, string.match

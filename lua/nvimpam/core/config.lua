@@ -5,11 +5,13 @@ local M = {}
 
 --- lua/nvimpam/contract.properties, which the JVM reads too: strategy names, the defaults of the
 --- options the JVM acts on, and the shape of errors. Returns key -> string value.
+---@return table<string, string>
 function M.contract()
   if M._contract then
     return M._contract
   end
-  local dir = debug.getinfo(1, 'S').source:sub(2):match('^(.*)[/\\]') or '.'
+  -- lua/nvimpam/core/config.lua -> lua/nvimpam
+  local dir = debug.getinfo(1, 'S').source:sub(2):match('^(.*)[/\\][^/\\]+[/\\][^/\\]+$') or '.'
   local c = {}
   for _, line in ipairs(vim.fn.readfile(dir .. '/contract.properties')) do
     local key, value = line:match('^%s*([%w_.]+)%s*=%s*(.-)%s*$')
@@ -34,7 +36,7 @@ end
 
 M.strategies = list(M.contract().strategies)
 
-local schema = require('nvimpam.options')
+local schema = require('nvimpam.core.options')
 
 --- The options the JVM acts on, sorted; their defaults come from the contract.
 M.jvm_options = {}

@@ -10,7 +10,7 @@
 -- run :fold commands.
 local M = {}
 
-local compat = require('nvimpam.compat')
+local compat = require('nvimpam.core.compat')
 
 -- Our own names (asm() binds them to Neovim's symbols), so that no other plugin's declarations
 -- of the same C names can clash with these.
@@ -60,7 +60,7 @@ end
 function M.creator()
   -- Options that do not validate (a bad g:nvimpam_strategy) are reported where they are used;
   -- they do not stop folds from being made.
-  local ok, options = pcall(require('nvimpam.config').get)
+  local ok, options = pcall(require('nvimpam.core.config').get)
   if ok and options.native_folds == false then
     return nil, 'native_folds = false in setup()'
   end

@@ -6,15 +6,15 @@
 -- from the window's first column whatever the window's sideways scroll.
 local M = {}
 
-local rows = require('nvimpam.rows')
-local layout = require('nvimpam.layout')
+local rows = require('nvimpam.model.rows')
+local layout = require('nvimpam.model.layout')
 
 local api = vim.api
 
 M.ns = api.nvim_create_namespace('nvimpam_header')
 local ID = 1 -- the one mark per buffer
 
-local scrolls = require('nvimpam.compat').virt_lines_scroll
+local scrolls = require('nvimpam.core.compat').virt_lines_scroll
 
 local marked = {} -- buf -> { row, text } of its mark
 local group = nil
@@ -58,7 +58,7 @@ function M.update()
     return M.clear(buf)
   end
   local row = api.nvim_win_get_cursor(win)[1] - 1
-  local r = rows.range(buf, row, row + 1, require('nvimpam.cells').version(buf))
+  local r = rows.range(buf, row, row + 1, require('nvimpam.view.cells').version(buf))
   local i = r.off + 1
   if r.kind[i] ~= rows.ROW then
     return M.clear(buf)

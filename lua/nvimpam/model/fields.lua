@@ -22,7 +22,7 @@
 --   layout's errors stay where every other layout finds an error overlapping them on that line.
 local M = {}
 
-local layout = require('nvimpam.layout')
+local layout = require('nvimpam.model.layout')
 
 local byte, sub, find, match, format = string.byte, string.sub, string.find, string.match, string.format
 local KW, FIXED, INT, INT_OR_BLANK, FLOAT, STR, BLANK, FLAGS, CHOICE, CONT = layout.KW, layout.FIXED, layout.INT,
@@ -411,10 +411,10 @@ local scratch = { {}, {}, {} }
 
 -- The diagnostics of the card whose header is L[h], walked as entry e, lines lnum0 + index - 1.
 local function card_diagnostics(L, h, last, e, lnum0, out)
-  local rows = require('nvimpam.rows')
+  local rows = require('nvimpam.model.rows')
   local kind, ent, rowi = scratch[1], scratch[2], scratch[3]
   local nxt = rows.walk_card(L, h, last, e, kind, ent, rowi)
-  local opaque = require('nvimpam.layout').opaque_body(e)
+  local opaque = require('nvimpam.model.layout').opaque_body(e)
   for i = h, nxt - 1 do
     local k = kind[i]
     if k == ROW then

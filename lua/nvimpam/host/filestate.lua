@@ -8,7 +8,7 @@
 local M = {}
 
 local api = vim.api
-local uv = require('nvimpam.compat').uv
+local uv = require('nvimpam.core.compat').uv
 local read = {} -- buf -> { path, size, sec, nsec, ino } or { why = ... }
 local before = {} -- buf -> the stat and changedtick at BufReadPre, until BufReadPost
 

@@ -12,10 +12,10 @@
 -- message names the line and the field. Each aligned line is read again before it is written.
 local M = {}
 
-local layout = require('nvimpam.layout')
-local rows = require('nvimpam.rows')
-local span = require('nvimpam.span')
-local fields = require('nvimpam.fields')
+local layout = require('nvimpam.model.layout')
+local rows = require('nvimpam.model.rows')
+local span = require('nvimpam.model.span')
+local fields = require('nvimpam.model.fields')
 
 local api = vim.api
 local sub, byte, rep, find, match, format = string.sub, string.byte, string.rep, string.find, string.match,
@@ -447,7 +447,7 @@ function M.apply(buf, first, last)
     for k = lo, hi do
       slice[#slice + 1] = new[k]
     end
-    require('nvimpam.undo').step(buf, function()
+    require('nvimpam.edit.undo').step(buf, function()
       api.nvim_buf_set_lines(buf, first + lo - 1, first + hi, false, slice)
     end)
   end

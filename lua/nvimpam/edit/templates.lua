@@ -4,9 +4,9 @@
 -- `templates_dir`) takes precedence.
 local M = {}
 
-local layout = require('nvimpam.layout')
-local fieldheader = require('nvimpam.fieldheader')
-local span = require('nvimpam.span')
+local layout = require('nvimpam.model.layout')
+local fieldheader = require('nvimpam.edit.fieldheader')
+local span = require('nvimpam.model.span')
 
 local api = vim.api
 local rep, sub, match = string.rep, string.sub, string.match
@@ -89,14 +89,14 @@ local function row_line(e, row, values, is_head)
   return line
 end
 
--- Whether an `if` row holds for the lines built so far, as nvimpam.rows reads it.
+-- Whether an `if` row holds for the lines built so far, as nvimpam.model.rows reads it.
 local function holds(row, built)
   local at = built[row.cond_row]
   if not at then
     return false
   end
   local f = at.row.fields[row.cond_index]
-  return require('nvimpam.rows').condition_holds(row, at.line, f.from, f.to)
+  return require('nvimpam.model.rows').condition_holds(row, at.line, f.from, f.to)
 end
 
 local function count_of(row, built)
@@ -105,7 +105,7 @@ local function count_of(row, built)
     return 0
   end
   local f = at.row.fields[row.count_index]
-  return math.min(require('nvimpam.rows').repeat_count(at.line, f.from, f.to), M.MAX_REPEAT)
+  return math.min(require('nvimpam.model.rows').repeat_count(at.line, f.from, f.to), M.MAX_REPEAT)
 end
 
 local function title_of(e)
@@ -191,7 +191,7 @@ function M.file_name(key)
 end
 
 local function user_dir()
-  local d = require('nvimpam.config').get().templates_dir
+  local d = require('nvimpam.core.config').get().templates_dir
   if d == nil or d == '' then
     return nil
   end
@@ -323,7 +323,7 @@ end
 ---@param key string
 ---@return boolean
 function M.insert(buf, key)
-  buf = require('nvimpam.buf').nr(buf)
+  buf = require('nvimpam.core.buf').nr(buf)
   key = vim.trim(key or '')
   if not layout.get().by_key[key] and not M.user_template(key) then
     -- Case-insensitive, for the hand-typed key.
@@ -347,7 +347,7 @@ function M.insert(buf, key)
     lnum = api.nvim_buf_line_count(buf) - 1
   end
   local at, replace = M.placement(buf, lnum)
-  require('nvimpam.undo').step(buf, function()
+  require('nvimpam.edit.undo').step(buf, function()
     api.nvim_buf_set_lines(buf, at, replace and at + 1 or at, false, lines)
   end)
   if api.nvim_win_get_buf(win) == buf then
@@ -385,8 +385,8 @@ end
 --- Opens vim.ui.select over every template (picker plugins replace it) and inserts the chosen one.
 ---@param buf integer
 function M.pick(buf)
-  buf = require('nvimpam.buf').nr(buf)
-  require('nvimpam.picker').select(M.choices(), {
+  buf = require('nvimpam.core.buf').nr(buf)
+  require('nvimpam.view.picker').select(M.choices(), {
     prompt = 'PAM-CRASH card',
     format_item = function(item)
       return item.text

@@ -41,8 +41,9 @@ for _, c in ipairs({ 'Node', 'Element', 'Link', 'Part', 'Material', 'Contact', '
   CATEGORIES[c] = true
 end
 local function default_dir()
+  -- lua/nvimpam/model/layout/init.lua -> lua/nvimpam/layout
   local src = debug.getinfo(1, 'S').source:sub(2)
-  return (src:match('^(.*)[/\\]') or '.') .. '/layout'
+  return (src:match('^(.*)[/\\][^/\\]+[/\\][^/\\]+[/\\][^/\\]+$') or '.') .. '/layout'
 end
 
 local function trim(s)

@@ -2,7 +2,7 @@
 -- the whole deck off Neovim's main loop; and :NvimpamCheck, the same list in the quickfix list.
 local M = {}
 
-local config = require('nvimpam.config')
+local config = require('nvimpam.core.config')
 
 local api = vim.api
 

@@ -57,7 +57,7 @@ end
 --- The JVM's summary of a fold, for decks of at least notify_lines lines.
 ---@param summary? table { lines, message, ... }
 function M.notify_summary(summary)
-  if summary and summary.lines >= require('nvimpam.config').get().notify_lines then
+  if summary and summary.lines >= require('nvimpam.core.config').get().notify_lines then
     M.info(summary.message)
   end
 end

@@ -10,11 +10,11 @@
 -- same), so it is right in every window at the first redraw after any edit.
 local M = {}
 
-local config = require('nvimpam.config')
-local layout = require('nvimpam.layout')
-local rows = require('nvimpam.rows')
-local fields = require('nvimpam.fields')
-local compat = require('nvimpam.compat')
+local config = require('nvimpam.core.config')
+local layout = require('nvimpam.model.layout')
+local rows = require('nvimpam.model.rows')
+local fields = require('nvimpam.model.fields')
+local compat = require('nvimpam.core.compat')
 
 local api = vim.api
 local find, byte, min = string.find, string.byte, math.min

@@ -1,11 +1,11 @@
--- For `bench --floor-row` only (nvimpam.bench loads this when asked for these measures): Neovim's
+-- For `bench --floor-row` only (nvimpam.tools.bench loads this when asked for these measures): Neovim's
 -- own part of the strategies that send commands, what running them costs once they arrived, with
 -- no RPC. Not floor candidates (they start from what a strategy receives, not from ready
 -- commands); the floor row reports them, to show what no client can avoid. Each takes what
 -- nvimpam.bench's floor_prepare() built: { plan = the applied plan, pipe = the pipe's lines, ... }.
 local api = vim.api
 local fn = vim.fn
-local native = require('nvimpam.native')
+local native = require('nvimpam.fold.native')
 
 ---@type table<string, fun(p: table)>
 return {
@@ -13,7 +13,7 @@ return {
   ['split-execute'] = function()
     api.nvim_command('call nvimpam#execute_lines(g:nvimpam_bench_lines_script)')
   end,
-  -- lua where Neovim's foldCreate() can be called (nvimpam.native): that, over the plan's folds
+  -- lua where Neovim's foldCreate() can be called (nvimpam.fold.native): that, over the plan's folds
   ['fold-create'] = native.creator() and function(p)
     local create, plan = native.creator(), p.plan
     for f = 0, plan.n - 1 do

@@ -3,9 +3,9 @@
 -- :NvimpamHeader, which inserts them (or replaces stale ones).
 local M = {}
 
-local layout = require('nvimpam.layout')
-local rows = require('nvimpam.rows')
-local span = require('nvimpam.span')
+local layout = require('nvimpam.model.layout')
+local rows = require('nvimpam.model.rows')
+local span = require('nvimpam.model.span')
 
 local api = vim.api
 local sub, byte, rep = string.sub, string.byte, string.rep
@@ -190,7 +190,7 @@ function M.apply(buf, first, last)
       end
     end
   end
-  require('nvimpam.undo').step(buf, function()
+  require('nvimpam.edit.undo').step(buf, function()
     api.nvim_buf_set_lines(buf, lo, hi, false, new)
   end)
   return added, replaced

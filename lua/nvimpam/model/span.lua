@@ -4,8 +4,8 @@
 -- hand, never on the deck.
 local M = {}
 
-local layout = require('nvimpam.layout')
-local rows = require('nvimpam.rows')
+local layout = require('nvimpam.model.layout')
+local rows = require('nvimpam.model.rows')
 
 local api = vim.api
 local byte, sub = string.byte, string.sub

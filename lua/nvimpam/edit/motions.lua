@@ -3,8 +3,8 @@
 -- comment, a GES line, the control section) has stops every 8 columns (1, 9, 17, ...).
 local M = {}
 
-local span = require('nvimpam.span')
-local layout = require('nvimpam.layout')
+local span = require('nvimpam.model.span')
+local layout = require('nvimpam.model.layout')
 
 local api = vim.api
 local rep, sub, match, find = string.rep, string.sub, string.match, string.find
@@ -206,7 +206,7 @@ function M.field_range(inner)
   if not row then
     return nil
   end
-  local j = require('nvimpam.fields').field_at(row, col)
+  local j = require('nvimpam.model.fields').field_at(row, col)
   if not j then
     -- Between fields: the next one.
     for k = 1, row.n do
@@ -305,7 +305,7 @@ function M.field_object(inner)
   if op == 'c' and at then
     -- The operator starts Insert mode at the cursor; these keys make it Replace mode at the field.
     resume_at = at
-    api.nvim_feedkeys(api.nvim_replace_termcodes("<Insert><Cmd>lua require'nvimpam.motions'.resume()<CR>", true,
+    api.nvim_feedkeys(api.nvim_replace_termcodes("<Insert><Cmd>lua require'nvimpam.edit.motions'.resume()<CR>", true,
       false, true), 'ni', false)
   end
 end

@@ -4,15 +4,12 @@ local M = {}
 
 local config = require('nvimpam.core.config')
 local host = require('nvimpam.host')
+local live = require('nvimpam.live')
 local messages = require('nvimpam.view.messages')
 
 local api = vim.api
 local bufnr = require('nvimpam.core.buf').nr
 local report = messages.report
-
-local function nvimpam()
-  return require('nvimpam')
-end
 
 -- A line of its own per item, and no newline after the last: a one-line message (the state of
 -- :NvimpamCells, :NvimpamFoldStrategy) fits the command line, with no hit-enter prompt.
@@ -26,7 +23,7 @@ M.list = {
     name = 'NvimpamFold',
     desc = 'nvimpam: fold the current buffer now',
     run = function(o)
-      nvimpam().fold(o.buf)
+      live.fold(o.buf)
     end,
   },
   {
@@ -35,7 +32,7 @@ M.list = {
     complete = 'custom,nvimpam#strategies',
     desc = 'nvimpam: show or switch the fold strategy',
     run = function(o)
-      local name = nvimpam().strategy(o.args)
+      local name = live.strategy(o.args)
       if o.args == '' then
         echo_lines({ 'nvimpam strategy: ' .. name })
       end
@@ -45,28 +42,28 @@ M.list = {
     name = 'NvimpamFoldAttach',
     desc = 'nvimpam: fold the current buffer live while editing',
     run = function(o)
-      nvimpam().attach(o.buf)
+      live.attach(o.buf)
     end,
   },
   {
     name = 'NvimpamFoldDetach',
     desc = 'nvimpam: stop live folding of the current buffer',
     run = function(o)
-      nvimpam().detach(o.buf)
+      live.detach(o.buf)
     end,
   },
   {
     name = 'NvimpamFoldInfo',
     desc = 'nvimpam: version, JVM, strategy, buffers, last timings',
     run = function()
-      require('nvimpam.view.float').show(nvimpam().info_lines(), 'nvimpam')
+      require('nvimpam.view.float').show(host.info_lines(), 'nvimpam')
     end,
   },
   {
     name = 'NvimpamFoldBench',
     desc = 'nvimpam: time every fold strategy on the current buffer',
     run = function(o)
-      require('nvimpam.view.float').show(nvimpam().bench(o.buf).lines, 'nvimpam fold strategies')
+      require('nvimpam.view.float').show(live.bench(o.buf).lines, 'nvimpam fold strategies')
     end,
   },
   {
@@ -248,7 +245,7 @@ end
 function M.manifest_specs()
   local specs = {}
   for _, c in ipairs(M.list) do
-    local opts = { eval = string.format("v:lua.require'nvimpam'.manifest_sent('%s')", c.name) }
+    local opts = { eval = string.format("v:lua.require'nvimpam.commands'.manifest_sent('%s')", c.name) }
     opts.nargs = c.nargs
     opts.complete = c.complete
     specs[#specs + 1] = { type = 'command', name = c.name, sync = 0, opts = opts }

@@ -11,20 +11,15 @@ local host = require('nvimpam.host')
 
 local commands = require('nvimpam.commands')
 local live = require('nvimpam.live')
-local messages = require('nvimpam.view.messages')
 
 local api = vim.api
-local bufnr = require('nvimpam.core.buf').nr
 
 --- Folds a buffer now; returns when the folds are in place, with the JVM's summary. Waits at
 --- most timeout_ms; raises an error value (tostring() gives the message) otherwise.
 ---@param buf? integer the buffer (0 or nil: the current one)
 ---@return table summary { buf, lines, folds, message, ... }
 function M.fold(buf)
-  buf = bufnr(buf)
-  local summary = host.wait('fold', { buf }, ':NvimpamFold', buf)
-  messages.notify_summary(summary)
-  return summary
+  return live.fold(buf)
 end
 
 --- Starts live folding: the buffer is folded now and again after every change. Returns when the
@@ -38,34 +33,20 @@ end
 ---@param name? string a strategy name (`:help nvimpam-strategies`); nil or '' to show it
 ---@return string the strategy in force
 function M.strategy(name)
-  if name == nil or name == '' then
-    return config.get().strategy
-  end
-  config.set_strategy(name)
-  live.send_options()
-  return name
+  return live.strategy(name)
 end
 
 --- What :NvimpamFoldInfo shows, as a list of lines.
 ---@return string[]
 function M.info_lines()
-  if host.running() then
-    return host.wait('info', {}, ':NvimpamFoldInfo').lines
-  end
-  local lines = { 'nvimpam: JVM not running (starts on first use)', '  strategy: ' .. config.get().strategy,
-    '  jar: ' .. host.jar() }
-  if host.last_error() then
-    lines[#lines + 1] = '  last error: ' .. host.last_error()
-  end
-  return lines
+  return host.info_lines()
 end
 
 --- Runs every strategy on a buffer; returns the rows and the table :NvimpamFoldBench shows.
 ---@param buf? integer the buffer (0 or nil: the current one)
 ---@return table { rows = table[], lines = string[] }
 function M.bench(buf)
-  buf = bufnr(buf)
-  return host.wait('bench', { buf }, ':NvimpamFoldBench', buf)
+  return live.bench(buf)
 end
 
 --- The field under the cursor of window `win` (default: the current one), for a statusline or
@@ -97,8 +78,9 @@ function M.command(name, fargs, ctx)
   commands.run(name, fargs, ctx)
 end
 
---- The spec's `eval` of a manifest command: the buffer it runs in, and a ticket that expects the
---- command back from the JVM within timeout_ms.
+--- The spec's `eval` of a manifest command written by an earlier nvimpam (the manifest now names
+--- nvimpam.commands): the buffer it runs in, and a ticket that expects the command back from the
+--- JVM within timeout_ms.
 ---@param name string
 ---@return table { buf, ticket }
 function M.manifest_sent(name)

@@ -47,7 +47,7 @@ for _, o in ipairs(schema.list) do
     M.jvm_options[#M.jvm_options + 1] = o.name
     M.defaults[o.name] = typed(M.contract()['option.' .. o.name])
   elseif o.name == 'mappings' then
-    M.defaults.mappings = require('nvimpam.mappings').defaults()
+    M.defaults.mappings = require('nvimpam.core.keys').defaults()
   else
     M.defaults[o.name] = vim.deepcopy(o.default)
   end
@@ -68,7 +68,7 @@ local function check(opts, given)
     end
   end
   M.check_strategy(opts.strategy)
-  require('nvimpam.mappings').validate(opts.mappings)
+  require('nvimpam.core.keys').validate(opts.mappings)
 end
 
 --- Raises an error listing the valid names when `name` is not a strategy.

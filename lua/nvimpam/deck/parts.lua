@@ -171,20 +171,27 @@ function M.jump()
   api.nvim_win_set_cursor(win, { math.min(l.lnum, api.nvim_buf_line_count(0)), 0 })
 end
 
--- The keys of the table buffer, from the `mappings` option (mappings.lua's parts_* names).
+-- What the keys of the table buffer do, by their names in nvimpam.core.keys.
+local actions = {
+  parts_sort = function() M.sort() end,
+  parts_jump = function() M.jump() end,
+  parts_refresh = function() M.refresh() end,
+}
+
+-- The keys of the table buffer, from the `mappings` option (nvimpam.core.keys's parts_* names).
 local function map_keys(tb)
   local c = require('nvimpam.core.config').get()
   if c.mappings == false then
     return
   end
-  for _, spec in ipairs(require('nvimpam.mappings').specs) do
+  for _, spec in ipairs(require('nvimpam.core.keys').specs) do
     if spec.parts then
       local key = c.mappings[spec.name]
       if key == nil then
         key = spec.key
       end
       if key then
-        vim.keymap.set('n', key, spec.rhs, { buffer = tb, silent = true, desc = 'nvimpam: ' .. spec.desc })
+        vim.keymap.set('n', key, actions[spec.name], { buffer = tb, silent = true, desc = 'nvimpam: ' .. spec.desc })
       end
     end
   end

@@ -13,7 +13,7 @@ local view = require('nvimpam.fold.view')
 local bufnr = state.bufnr
 
 --- The 'foldtext' of every window nvimpam folds.
-M.FOLDTEXT = "v:lua.require'nvimpam.fold'.foldtext()"
+M.FOLDTEXT = "v:lua.require'nvimpam.fold.foldtext'.foldtext()"
 
 --- Starts a refresh of `buf`: remembers each window's view, 'foldlevel' and fold states (read
 --- with the plan the folds were made from), then clears its folds. Returns the windows that show

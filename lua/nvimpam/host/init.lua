@@ -419,6 +419,20 @@ function M.read_early(buf, path)
   end
 end
 
+--- What :NvimpamFoldInfo shows, as a list of lines: the JVM's, or what is known without it.
+---@return string[]
+function M.info_lines()
+  if M.running() then
+    return M.wait('info', {}, ':NvimpamFoldInfo').lines
+  end
+  local lines = { 'nvimpam: JVM not running (starts on first use)', '  strategy: ' .. config.get().strategy,
+    '  jar: ' .. M.jar() }
+  if M.last_error() then
+    lines[#lines + 1] = '  last error: ' .. M.last_error()
+  end
+  return lines
+end
+
 --- Stops the JVM; the calls still waiting get a `stopped` error.
 function M.stop()
   if job then

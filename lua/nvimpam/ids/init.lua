@@ -125,7 +125,7 @@ local function field_at(buf, row, col)
   if not ok then
     return nil
   end
-  local version = require('nvimpam.view.cells').version(buf)
+  local version = require('nvimpam.model.version').of(buf)
   local r = rows.range(buf, row, row + 1, version)
   local i = r.off + 1
   local line = r.lines[i] and r.lines[i]:gsub('\r$', '')

@@ -6,6 +6,7 @@ local M = {}
 
 local layout = require('nvimpam.model.layout')
 local rows = require('nvimpam.model.rows')
+local version_of = require('nvimpam.model.version').of
 
 local api = vim.api
 local byte, sub = string.byte, string.sub
@@ -50,11 +51,11 @@ local function is_comment(line)
 end
 M.is_comment = is_comment
 
---- The deck version of a buffer (CARDS.md "Versions"; nil: the newest layouts).
+--- The deck version of a buffer (nvimpam.model.version; nil: the newest layouts).
 ---@param buf integer
 ---@return integer|nil
 function M.version(buf)
-  return rows.deck_version(api.nvim_buf_get_lines(buf, 0, 200, false))
+  return version_of(buf)
 end
 
 --- The card that holds buffer line `lnum` (0-based), or nil when the line is in no card (before the

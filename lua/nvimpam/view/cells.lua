@@ -15,6 +15,7 @@ local layout = require('nvimpam.model.layout')
 local rows = require('nvimpam.model.rows')
 local fields = require('nvimpam.model.fields')
 local compat = require('nvimpam.core.compat')
+local version_of = require('nvimpam.model.version').of
 
 local api = vim.api
 local find, byte, min = string.find, string.byte, math.min
@@ -57,7 +58,6 @@ end
 local on = true -- :NvimpamCells on/off, and setup{ cells = ... }
 local pam = {} -- buf -> true for pamcrash buffers (FileType keeps it)
 local watched = {} -- buf -> true while its line changes redraw the lines below them
-local versions = {} -- buf -> { tick, own version or false }
 local wins = {} -- win -> the classification of its lines: { buf, tick, top, bot, version, r }
 local broken = nil -- the table failed to load: its message (cells stay off)
 local stats = { lines = 0, wins = 0 }
@@ -86,26 +86,6 @@ local function is_false(v)
   return v == false or v == 0
 end
 
---- The version of a buffer's deck: its own INPUTVERSION (first 200 lines, read again only after
---- a change), else b:nvimpam_inherited_version (an include file of an open deck), else nil (the
---- newest layouts).
----@param buf integer
----@param tick? integer its changedtick, when the caller has it
----@return integer|nil
-function M.version(buf, tick)
-  tick = tick or api.nvim_buf_get_changedtick(buf)
-  local c = versions[buf]
-  if not c or c.tick ~= tick then
-    c = { tick = tick, own = rows.deck_version(api.nvim_buf_get_lines(buf, 0, 200, false)) or false }
-    versions[buf] = c
-  end
-  if c.own then
-    return c.own
-  end
-  local v = buf_var(buf, 'nvimpam_inherited_version')
-  return tonumber(v)
-end
-
 --- Whether field checks are on for `buf` (setup{ checks } and b:nvimpam_checks).
 ---@param buf integer
 ---@return boolean
@@ -126,7 +106,7 @@ M.BIG_DECK_LINES = 100000 -- from here on the JVM reads a deck for longer than t
 
 -- Whether the card-layout table is loaded. If not, loads it in slices (its 30 ms parse would hold
 -- up a redraw) and redraws the pamcrash buffers once it is there; they show without cells until
--- then. While a big deck opens, the load waits for its folds (nvimpam.live), WAIT_FOR_FOLDS_MS at
+-- then. While a big deck opens, the load waits for its folds (nvimpam.fold.opening), WAIT_FOR_FOLDS_MS at
 -- most: on two cores it would compete with the JVM's read of the deck.
 local function table_ready()
   if layout.loaded() then
@@ -156,7 +136,7 @@ local function table_ready()
         end
       end)
     end
-    require('nvimpam.live').after_folds(load, M.BIG_DECK_LINES)
+    require('nvimpam.fold.opening').after(load, M.BIG_DECK_LINES)
     vim.defer_fn(load, M.WAIT_FOR_FOLDS_MS)
   end
   return false
@@ -193,7 +173,7 @@ local function on_win(_, win, buf, top, bot)
   local s = wins[win]
   if cells_on then
     stats.wins = stats.wins + 1
-    local version = M.version(buf, tick)
+    local version = version_of(buf, tick)
     if not (s and s.buf == buf and s.tick == tick and s.top == top and s.bot == bot and s.version == version
       and s.r0) then
       s = { buf = buf, tick = tick, top = top, bot = bot, version = version, count = count,
@@ -535,7 +515,7 @@ function M.cell(win)
   end
   local cur = api.nvim_win_get_cursor(win)
   local row, col = cur[1] - 1, cur[2] + 1
-  local version = M.version(buf)
+  local version = version_of(buf)
   local r = rows.range(buf, row, row + 1, version)
   local i = r.off + 1
   if r.kind[i] ~= rows.ROW then

@@ -58,7 +58,7 @@ function M.update()
     return M.clear(buf)
   end
   local row = api.nvim_win_get_cursor(win)[1] - 1
-  local r = rows.range(buf, row, row + 1, require('nvimpam.view.cells').version(buf))
+  local r = rows.range(buf, row, row + 1, require('nvimpam.model.version').of(buf))
   local i = r.off + 1
   if r.kind[i] ~= rows.ROW then
     return M.clear(buf)

@@ -406,7 +406,7 @@ local function read_source(src)
     if not pos[1] then
       return nil, 'its card is gone'
     end
-    local version = require('nvimpam.view.cells').version(src.buf)
+    local version = require('nvimpam.model.version').of(src.buf)
     local card = span.card_at(span.reader(src.buf), pos[1], version)
     if not card then
       return nil, 'its card is gone'
@@ -465,7 +465,7 @@ local function source_of(id, buf)
     src.id = id
     return src
   end
-  local c, why = read_file(d.file, d.lnum, require('nvimpam.view.cells').version(buf))
+  local c, why = read_file(d.file, d.lnum, require('nvimpam.model.version').of(buf))
   if not c then
     error(require('nvimpam.host').error('bad_argument', 'nvimpam: FUNCT ' .. id .. ': ' .. why), 0)
   end
@@ -475,7 +475,7 @@ end
 -- The source of the FUNCT the cursor is in, or of the function id under the cursor.
 local function source_at_cursor(buf)
   local lnum0 = api.nvim_win_get_cursor(0)[1] - 1
-  local card = span.card_at(span.reader(buf), lnum0, require('nvimpam.view.cells').version(buf))
+  local card = span.card_at(span.reader(buf), lnum0, require('nvimpam.model.version').of(buf))
   if card and card.word == 'FUNCT' then
     local src = from_buffer(buf, card.first)
     local c = M.read(card.lines, card.kind, card.ent, card.rowi)

@@ -117,13 +117,13 @@ class CellsIT extends PluginTestBase {
   @Test
   void theVersionIsTheBuffersOwnThenTheInheritedOneThenTheNewest() throws IOException {
     open("", "INPUTVERSION 2023\nNODE  /        1\n");
-    assertEquals(2023L, lua("return require('nvimpam.view.cells').version(0 + vim.api.nvim_get_current_buf())"));
+    assertEquals(2023L, lua("return require('nvimpam.model.version').of(0 + vim.api.nvim_get_current_buf())"));
     lua("vim.api.nvim_buf_set_lines(0, 0, 1, false, { 'INPUTVERSION 2011' })");
-    assertEquals(2011L, lua("return require('nvimpam.view.cells').version(vim.api.nvim_get_current_buf())"));
+    assertEquals(2011L, lua("return require('nvimpam.model.version').of(vim.api.nvim_get_current_buf())"));
     lua("vim.api.nvim_buf_set_lines(0, 0, 1, false, { '$ an include file' }) vim.b.nvimpam_inherited_version = 2020");
-    assertEquals(2020L, lua("return require('nvimpam.view.cells').version(vim.api.nvim_get_current_buf())"));
+    assertEquals(2020L, lua("return require('nvimpam.model.version').of(vim.api.nvim_get_current_buf())"));
     lua("vim.b.nvimpam_inherited_version = nil");
-    assertEquals(null, lua("return require('nvimpam.view.cells').version(vim.api.nvim_get_current_buf())"));
+    assertEquals(null, lua("return require('nvimpam.model.version').of(vim.api.nvim_get_current_buf())"));
   }
 
   private static final List<String> GROUPS = List.of("NvimpamComment", "NvimpamKeyword", "NvimpamFixed", "NvimpamCellOdd",

@@ -1,0 +1,32 @@
+-- The version of a buffer's deck (CARDS.md "Versions"), which picks the layouts its cards are read
+-- with: every reader of a buffer (cells, the virtual header, ids, the plot, the writing commands)
+-- asks here, so that they all read a card the same way.
+local M = {}
+
+local rows = require('nvimpam.model.rows')
+
+local api = vim.api
+
+local versions = {} -- buf -> { tick, own version or false }
+
+--- The version of a buffer's deck: its own INPUTVERSION (first 200 lines, read again only after
+--- a change), else b:nvimpam_inherited_version (an include file of an open deck), else nil (the
+--- newest layouts).
+---@param buf integer
+---@param tick? integer its changedtick, when the caller has it
+---@return integer|nil
+function M.of(buf, tick)
+  tick = tick or api.nvim_buf_get_changedtick(buf)
+  local c = versions[buf]
+  if not c or c.tick ~= tick then
+    c = { tick = tick, own = rows.deck_version(api.nvim_buf_get_lines(buf, 0, 200, false)) or false }
+    versions[buf] = c
+  end
+  if c.own then
+    return c.own
+  end
+  local ok, v = pcall(api.nvim_buf_get_var, buf, 'nvimpam_inherited_version')
+  return ok and tonumber(v) or nil
+end
+
+return M

@@ -276,7 +276,7 @@ local function own_id(buf, key, version)
   local e = list and layout.pick(list, version)
   for _, f in ipairs(e and e.rows[1].fields or {}) do
     if f.def then
-      local next_id = require('nvimpam.ids').next_free(buf, f.def, 200)
+      local next_id = require('nvimpam.ids.complete').next_free(buf, f.def, 200)
       return next_id and { [f.name] = tostring(next_id) } or nil
     end
   end

@@ -29,4 +29,14 @@ function M.of(buf, tick)
   return ok and tonumber(v) or nil
 end
 
+--- Forgets what of() keeps of `buf` (of every buffer when nil): a buffer wiped, the table reloaded.
+---@param buf? integer
+function M.forget(buf)
+  if buf then
+    versions[buf] = nil
+  else
+    versions = {}
+  end
+end
+
 return M

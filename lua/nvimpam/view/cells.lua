@@ -15,7 +15,8 @@ local layout = require('nvimpam.model.layout')
 local rows = require('nvimpam.model.rows')
 local fields = require('nvimpam.model.fields')
 local compat = require('nvimpam.core.compat')
-local version_of = require('nvimpam.model.version').of
+local versions = require('nvimpam.model.version')
+local version_of = versions.of
 
 local api = vim.api
 local find, byte, min = string.find, string.byte, math.min
@@ -402,7 +403,7 @@ end
 ---@param yes boolean
 function M.track(buf, yes)
   pam[buf] = yes or nil
-  versions[buf] = nil
+  versions.forget(buf)
   if yes and not watched[buf] then
     -- A line's row depends on the lines above it: after an edit, every line below it may show
     -- other cells, but Neovim redraws only the changed lines and scrolls the rest.
@@ -441,7 +442,8 @@ function M.setup(enabled)
   api.nvim_create_autocmd({ 'BufWipeout', 'BufUnload' }, {
     group = group,
     callback = function(args)
-      pam[args.buf], versions[args.buf] = nil, nil
+      pam[args.buf] = nil
+      versions.forget(args.buf)
     end,
   })
   api.nvim_create_autocmd('WinClosed', {
@@ -493,7 +495,7 @@ end
 --- Forgets the table and every classification (after layout.use(), in tests).
 function M.reload()
   broken, layout_loaded, loading, wins = nil, false, false, {}
-  versions = {}
+  versions.forget()
 end
 
 -- The cell hint ------------------------------------------------------------------------------
@@ -568,7 +570,7 @@ function M.info_lines(c)
     string.format('card %s %d, row %d%s', c.card, c.version, c.row, c.row_label and (' (' .. c.row_label .. ')') or ''),
   }
   if c.id then
-    local what = require('nvimpam.ids').named[c.kind] and ' (by its title)' or ' id'
+    local what = require('nvimpam.ids.at').named[c.kind] and ' (by its title)' or ' id'
     lines[#lines + 1] = (c.id == 'def' and 'defines a ' or 'references a ') .. c.kind .. what
   end
   return lines

@@ -14,6 +14,12 @@ function M.info(msg)
   vim.notify(msg, vim.log.levels.INFO, { title = 'nvimpam' })
 end
 
+--- A warning: what the user asked for found nothing, or found too much.
+---@param msg string
+function M.warn(msg)
+  vim.notify(msg, vim.log.levels.WARN, { title = 'nvimpam' })
+end
+
 --- The first of `variants` (longest first) that fits the command line (v:echospace), else the
 --- last one with its middle cut out (its start says what, its end what to do): a message wider
 --- than that waits for Enter (a hit-enter prompt).

@@ -482,7 +482,7 @@ local function source_at_cursor(buf)
     src.id = c and c.id
     return src
   end
-  local at = require('nvimpam.ids').at()
+  local at = require('nvimpam.ids.at').at()
   if at and at.kind == 'function' then
     return source_of(at.id, buf)
   end

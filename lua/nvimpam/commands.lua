@@ -82,7 +82,7 @@ M.list = {
     name = 'NvimpamCellInfo',
     desc = "nvimpam: the cursor's field, with its description, in a floating window",
     run = function()
-      require('nvimpam.view.cells').show_info()
+      require('nvimpam.view.cells.hint').show_info()
     end,
   },
   {

@@ -56,7 +56,7 @@ end
 ---@param win? integer
 ---@return table|nil
 function M.cell(win)
-  return require('nvimpam.view.cells').cell(win)
+  return require('nvimpam.view.cells.hint').cell(win)
 end
 
 --- Stops live folding of a buffer; its folds stay as they are.

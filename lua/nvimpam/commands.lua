@@ -254,6 +254,7 @@ function M.manifest_specs()
 end
 
 --- Defines the user commands (again when called again).
+---@return nil
 function M.define()
   for _, c in ipairs(M.list) do
     api.nvim_create_user_command(c.name, function(o)

@@ -23,6 +23,7 @@ function M.has_api_function(name)
 end
 
 --- :checkhealth nvimpam: Neovim, Java, the jar, the options, the card-layout table and the JVM.
+---@return nil
 function M.check()
   local config = require('nvimpam.core.config')
   local host = require('nvimpam.host')

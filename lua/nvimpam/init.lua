@@ -97,6 +97,7 @@ end
 --- defaults): its commands, the autocmds that fold pamcrash buffers and give them their
 --- mappings, cells and the virtual header. plugin/nvimpam.vim calls it when Neovim starts, so
 --- the plugin works without setup(); calling it again only applies the options again.
+---@return nil
 function M.start()
   local c = config.get()
   require('nvimpam.host.filestate').track() -- what each deck's file was when read: the JVM's disk fast path

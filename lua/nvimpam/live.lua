@@ -89,6 +89,7 @@ function M.detach(buf)
 end
 
 --- Sends the options to a running JVM; a new one gets them when it starts.
+---@return nil
 function M.send_options()
   if host.running() then
     host.call('setup', { config.for_jvm() }, function(e)
@@ -178,6 +179,7 @@ local function read_early(buf, path)
 end
 
 --- The autocmds of pamcrash buffers (again when called again: the augroup is cleared).
+---@return nil
 function M.define_autocmds()
   require('nvimpam.host.filestate').early = read_early
   group = api.nvim_create_augroup('nvimpam', { clear = true })

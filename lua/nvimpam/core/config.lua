@@ -122,6 +122,7 @@ function M.get()
 end
 
 --- The options the JVM acts on, sent when it starts and again when they change.
+---@return table<string, any> option name -> value
 function M.for_jvm()
   local c = M.get()
   local out = {}

@@ -116,6 +116,7 @@ local function column_at(s, c)
 end
 
 --- Sorts the part lines by the column under the cursor; again on the same column: the other way.
+---@return nil
 function M.sort()
   local tb = api.nvim_get_current_buf()
   local s = state[tb]
@@ -144,6 +145,7 @@ end
 
 --- Jumps to the card of the line under the cursor (a PART, a MASS, a mass not included), in the
 --- window the table was opened from.
+---@return nil
 function M.jump()
   local tb = api.nvim_get_current_buf()
   local s = state[tb]

@@ -91,11 +91,13 @@ end
 --- Normal mode: to the start of the next field (count times); past a line's last field, the first
 --- field of the next line. Fields past the end of the line are skipped (Normal mode cannot put the
 --- cursor there; Insert mode can, see M.insert_next).
+---@return nil
 function M.field_next()
   move(next_stop)
 end
 
 --- Normal mode: to the start of the previous field (count times).
+---@return nil
 function M.field_prev()
   move(prev_stop)
 end
@@ -103,6 +105,7 @@ end
 --- Insert and Replace mode: the cursor to the start of the next field of its line, with blanks
 --- added at the end of the line when the field starts past it (never a tab). After the last field
 --- the cursor stays. With the completion menu open, the next item instead (as <C-n>).
+---@return nil
 function M.insert_next()
   if vim.fn.pumvisible() == 1 then
     api.nvim_feedkeys(api.nvim_replace_termcodes('<C-n>', true, false, true), 'n', false)
@@ -136,6 +139,7 @@ end
 
 --- Normal, Visual and Operator-pending mode: to the next card's keyword line (count times). A
 --- run of one-line cards of one keyword (NODE, SHELL, ...) counts as one card, as its fold does.
+---@return nil
 function M.card_next()
   local buf = api.nvim_get_current_buf()
   local rd = reader(buf)
@@ -158,6 +162,7 @@ function M.card_next()
 end
 
 --- To the previous card's keyword line (count times); inside a card, first to its own.
+---@return nil
 function M.card_prev()
   local buf = api.nvim_get_current_buf()
   local rd = reader(buf)
@@ -311,6 +316,7 @@ function M.field_object(inner)
 end
 
 --- Puts the cursor where `c` through a field object goes on typing (M.field_object).
+---@return nil
 function M.resume()
   if resume_at then
     pcall(api.nvim_win_set_cursor, 0, { resume_at[1] + 1, resume_at[2] })

@@ -57,6 +57,8 @@ end
 --- A function(s, e) that creates the fold of lines s to e (1-based, inclusive, 1 <= s <= e <=
 --- line count, which it does not check) in the current window, whose 'foldmethod' must be
 --- manual; or nil and the reason there is none.
+---@return (fun(s: integer, e: integer))|nil create
+---@return string|nil why
 function M.creator()
   -- Options that do not validate (a bad g:nvimpam_strategy) are reported where they are used;
   -- they do not stop folds from being made.

@@ -88,6 +88,7 @@ end
 M.early = nil ---@type fun(buf: integer, path: string)|nil
 
 --- Starts recording; called by setup(), before any deck is read.
+---@return nil
 function M.track()
   local group = api.nvim_create_augroup('nvimpam_filestate', { clear = true })
   api.nvim_create_autocmd('BufReadPre', {

@@ -434,6 +434,7 @@ function M.info_lines()
 end
 
 --- Stops the JVM; the calls still waiting get a `stopped` error.
+---@return nil
 function M.stop()
   if job then
     local id = job.id

@@ -62,11 +62,4 @@ function M.within(method, args, ms, buf, late)
   return res
 end
 
---- The next free id of `kind` in the deck of `buf` and the decks it includes (one more than the
---- greatest defined), from the JVM's index; nil when the JVM is not running or does not answer
---- within `ms`. :NvimpamCard gives a new card this id.
----@param buf integer
----@param kind string an id kind of the card-layout table ('node', 'element', 'part', ...)
----@param ms integer
-
 return M

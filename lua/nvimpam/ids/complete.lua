@@ -42,8 +42,12 @@ local function omni_title(buf, row, col0)
   return nil
 end
 
--- Asks the JVM with a deadline of `ms`; nil when it did not answer in time, and then `late(result)`
--- runs (scheduled) when the answer comes.
+--- The next free id of `kind` in the deck of `buf` and the decks it includes (one more than the
+--- greatest defined), from the JVM's index; nil when the JVM is not running or does not answer
+--- within `ms`. :NvimpamCard gives a new card this id.
+---@param buf integer
+---@param kind string an id kind of the card-layout table ('node', 'element', 'part', ...)
+---@param ms integer
 ---@return integer|nil
 function M.next_free(buf, kind, ms)
   local res = ask('ids_next', { buf, kind }, ms, buf)
@@ -150,6 +154,7 @@ end
 -- After an item was accepted: the line as it was with the field holding the item, in its columns.
 --- After an item was accepted (CompleteDone): the line as it was with the field holding the
 --- item, in its columns.
+---@return nil
 function M.complete_done()
   local item = vim.v.completed_item
   local o = omni

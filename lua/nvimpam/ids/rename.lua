@@ -293,6 +293,7 @@ function M.rename(new, buf)
 end
 
 --- grn: asks for the new id (a group: the new title, the old one to edit), then renames.
+---@return nil
 function M.rename_prompt()
   local id, why = at.at()
   if not id then

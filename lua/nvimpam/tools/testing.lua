@@ -17,6 +17,7 @@ local recording = false
 
 --- From now on, every live refold's diff is kept in vim.g.nvimpam_debug_refold, as text: the
 --- edits, the dirty lines, the folds created (as "S-E"), deleted, and the old folds that go (indexes).
+---@return nil
 function M.record_refolds()
   if recording then
     return

@@ -51,6 +51,7 @@ end
 
 --- Puts the header above the cursor's row of the current window, or removes it when that row is
 --- no field row of a known card.
+---@return nil
 function M.update()
   local win = api.nvim_get_current_win()
   local buf = api.nvim_win_get_buf(win)

@@ -39,6 +39,7 @@ local CURVE_GROUPS = 6
 M.debounce_ms = 80
 
 --- Defines the highlight groups of M.links (as `default` links: a colorscheme's win).
+---@return nil
 function M.define_highlights()
   for _, l in ipairs(M.links) do
     vim.cmd('highlight default link ' .. l[1] .. ' ' .. l[2])
@@ -537,6 +538,7 @@ local function draw()
 end
 
 --- Closes the plot, if one is open.
+---@return nil
 function M.close()
   if current then
     current.close()

@@ -91,6 +91,8 @@ local float_win = nil
 --- :NvimpamCellInfo and K: the field under the cursor (name, columns, type, default, description,
 --- value, row, the id kind it defines or references) in a floating window next to the cursor,
 --- closed when the cursor moves; a message when the cursor is on no field.
+---@return integer|nil float the floating window (nil: no field under the cursor)
+---@return integer|nil win the window it belongs to
 function M.show_info()
   local c = M.cell()
   if not c then

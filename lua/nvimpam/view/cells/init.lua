@@ -4,10 +4,11 @@
 -- bounded walk back to the header of the card they start in); on_line sets ephemeral extmarks on
 -- the fields of that line (nvimpam.view.cells.draw): alternating cell groups, the keyword and
 -- fixed-text groups, and the error/warn groups where a field fails its check, on tabs and on text
--- past column 80. The cell under the cursor is nvimpam.view.cells.hint. Nothing is stored per line of the buffer and nothing asks the JVM: the row of every
--- line shown comes from the lines above it, read again at each redraw after an edit (the
+-- past column 80. Nothing is stored per line of the buffer and nothing asks the JVM: the row of
+-- every line shown comes from the lines above it, read again at each redraw after an edit (the
 -- classification of a window is kept only while its buffer's changedtick and its range stay the
--- same), so it is right in every window at the first redraw after any edit.
+-- same), so it is right in every window at the first redraw after any edit. The field under the
+-- cursor is nvimpam.view.cells.hint's.
 local M = {}
 
 local config = require('nvimpam.core.config')
@@ -45,6 +46,7 @@ M.links = {
 local hl_group = nil
 
 --- Defines the groups (as `default` links) and keeps them defined after every :colorscheme.
+---@return nil
 function M.define_highlights()
   for _, l in ipairs(M.links) do
     vim.cmd('highlight default link ' .. l[1] .. ' ' .. l[2])
@@ -72,6 +74,7 @@ function M.stats()
 end
 
 --- Resets the counters of stats().
+---@return nil
 function M.reset_stats()
   stats.lines, stats.wins, rows.walked = 0, 0, 0
 end
@@ -323,6 +326,7 @@ function M.complete(lead)
 end
 
 --- Forgets the table and every classification (after layout.use(), in tests).
+---@return nil
 function M.reload()
   broken, layout_loaded, loading, wins = nil, false, false, {}
   versions.forget()

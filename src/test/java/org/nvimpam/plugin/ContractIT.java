@@ -72,7 +72,7 @@ class ContractIT extends PluginTestBase {
     try (var in = java.nio.file.Files.newBufferedReader(EmbeddedNvim.root().resolve("lua/nvimpam/contract.properties"))) {
       contract.load(in);
     }
-    // host.call/wait('m', { a, b }), ids.lua's call/ask('m', { ... }), forward(event, 'm'),
+    // host.call/wait('m', { a, b }), nvimpam.ids' call/ask('m', { ... }), forward(event, 'm'),
     // rpcnotify(chan, 'm', a, b).
     java.util.regex.Pattern site = java.util.regex.Pattern.compile(
         "\\b(?:call|wait|ask)\\('([a-z_]+)', \\{([^}]*)\\}|forward\\('\\w+', '([a-z_]+)'\\)|rpcnotify\\([\\w.]+, '([a-z_]+)'((?:, [^,)]+)*)\\)");

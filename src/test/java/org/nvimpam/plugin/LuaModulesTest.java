@@ -15,9 +15,10 @@ import org.nvimpam.testutil.EmbeddedNvim;
 import org.nvimpam.testutil.SharedNvimTestBase;
 
 /**
- * The Lua side's rooms: lua/nvimpam/fold/init.lua and host.lua keep every function they had before
- * they were split (lua/nvimpam/fold/, lua/nvimpam/host/), the product never loads what only the
- * tests and the benchmark need, and the split modules annotate every public function.
+ * The Lua side's rooms: nvimpam.fold and nvimpam.host keep every function they had before they
+ * were split (lua/nvimpam/fold/, lua/nvimpam/host/), the product never loads what only the tests
+ * and the benchmark need, and every module annotates every public function (LuaCATS). The
+ * require graph is LuaRequiresTest's.
  */
 class LuaModulesTest extends SharedNvimTestBase {
   /** Module, function, parameter count (-1: any, a vararg function). */
@@ -43,12 +44,6 @@ class LuaModulesTest extends SharedNvimTestBase {
       new String[] {"nvimpam.host", "_done", "3"}, new String[] {"nvimpam.host", "wait", "4"},
       new String[] {"nvimpam.host", "notify", "-1"}, new String[] {"nvimpam.host", "stop", "0"},
       new String[] {"nvimpam.tools.testing", "refold_error", "1"}, new String[] {"nvimpam.tools.testing", "record_refolds", "0"});
-
-  /** The modules split out of folds.lua and host.lua, and those that took their helpers. */
-  private static final List<String> ANNOTATED = List.of("lua/nvimpam/fold/init.lua", "lua/nvimpam/host/init.lua",
-      "lua/nvimpam/fold", "lua/nvimpam/host", "lua/nvimpam/tools/bench.lua", "lua/nvimpam/tools/testing.lua",
-      "lua/nvimpam/core/buf.lua", "lua/nvimpam/host/filestate.lua", "lua/nvimpam/core/options.lua", "lua/nvimpam/core/compat.lua",
-      "lua/nvimpam/core/config.lua");
 
   /** What asks which Neovim this is; only lua/nvimpam/core/compat.lua may. */
   private static final Pattern VERSION_CHECK = Pattern.compile("vim\\.version\\(\\)|has\\(['\"]nvim-");
@@ -78,7 +73,7 @@ class LuaModulesTest extends SharedNvimTestBase {
   }
 
   @Test
-  void everyPublicFunctionOfTheSplitModulesHasLuaCatsAnnotations() throws IOException {
+  void everyPublicFunctionHasLuaCatsAnnotations() throws IOException {
     Pattern function = Pattern.compile("^function M\\.(\\w+)\\(([^)]*)\\)");
     List<String> missing = new ArrayList<>();
     for (Path file : luaFiles()) {
@@ -95,6 +90,8 @@ class LuaModulesTest extends SharedNvimTestBase {
         String where = EmbeddedNvim.root().relativize(file) + ":" + (i + 1) + " M." + m.group(1);
         if (doc.isEmpty()) {
           missing.add(where + ": no --- comment");
+        } else if (doc.stream().noneMatch(d -> d.startsWith("---@"))) {
+          missing.add(where + ": no ---@ annotation (---@return nil when it takes and returns nothing)");
         }
         for (String param : m.group(2).split(",")) {
           String p = param.trim();
@@ -133,18 +130,10 @@ class LuaModulesTest extends SharedNvimTestBase {
     assertEquals(List.of(), found, "version checks outside lua/nvimpam/core/compat.lua");
   }
 
+  /** Every module of lua/nvimpam, in every folder. */
   private static List<Path> luaFiles() throws IOException {
-    List<Path> files = new ArrayList<>();
-    for (String name : ANNOTATED) {
-      Path p = EmbeddedNvim.root().resolve(name);
-      if (Files.isDirectory(p)) {
-        try (Stream<Path> s = Files.list(p)) {
-          s.filter(f -> f.toString().endsWith(".lua")).sorted().forEach(files::add);
-        }
-      } else {
-        files.add(p);
-      }
+    try (Stream<Path> s = Files.walk(EmbeddedNvim.root().resolve("lua/nvimpam"))) {
+      return s.filter(f -> f.toString().endsWith(".lua")).sorted().toList();
     }
-    return files;
   }
 }

@@ -8,6 +8,7 @@ local M = {}
 local layout = require('nvimpam.model.layout')
 local rows = require('nvimpam.model.rows')
 local fields = require('nvimpam.model.fields')
+local problems = require('nvimpam.model.problems')
 
 local api = vim.api
 local find, byte, min = string.find, string.byte, math.min
@@ -42,7 +43,7 @@ local function older_of(s, e)
 end
 
 -- The problems of the cards of a deck older than their layouts, in the lines of range r: those
--- every layout agrees on (fields.card()), by index into r.lines. Made once per range.
+-- every layout agrees on (problems.card()), by index into r.lines. Made once per range.
 local function older_problems(r, version)
   local by = r.older_problems
   if by then
@@ -57,7 +58,7 @@ local function older_problems(r, version)
     if b ~= 36 and b ~= 35 and layout.header_word(line) then
       local e, older = layout.lookup(line, version)
       if e and older then
-        i = fields.card(L, i, n, version, 0, out)
+        i = problems.card(L, i, n, version, 0, out)
       else
         i = i + 1
       end
@@ -200,7 +201,7 @@ function M.line(buf, row, s)
   elseif (k == 6 or k == 7) and s.checks then
     -- a key row's keyword or value line: free format, so no cells, only its errors
     local list = older_of(s, r.ent[i]) and (older_problems(r, s.version)[i] or NONE)
-      or fields.line_diagnostics(r.lines[i], r.ent[i], k == 7 and r.rowi[i] or nil, row, {}, k == 7)
+      or problems.line_diagnostics(r.lines[i], r.ent[i], k == 7 and r.rowi[i] or nil, row, {}, k == 7)
     for _, d in ipairs(list) do
       mark(buf, row, d.col, d.end_col, 'NvimpamCellError', M.PRIORITY + 1)
     end

@@ -24,6 +24,7 @@
 local seed, cases, mode = tonumber((...)), tonumber((select(2, ...))), select(3, ...)
 local layout = require('nvimpam.model.layout')
 local fields = require('nvimpam.model.fields')
+local problems = require('nvimpam.model.problems')
 local align = require('nvimpam.edit.align')
 
 local KW, FIXED, BLANK, STR, INT, INT_OR_BLANK, FLOAT, FLAGS, CHOICE, CONT = layout.KW, layout.FIXED, layout.BLANK,
@@ -450,7 +451,7 @@ local function check(e, r, row, input, vals)
     if not named or not msg or msg == '' then
       fail(e, r, 'refused without naming a field: ' .. tostring(field) .. ' ' .. tostring(msg), input, out)
     end
-    if placed and #fields.line_diagnostics(input, e, r, 0) == 0 then
+    if placed and #problems.line_diagnostics(input, e, r, 0) == 0 then
       fail(e, r, 'a line in place refused: ' .. field .. ': ' .. msg, input, out)
     end
     if want then

@@ -17,7 +17,7 @@ import org.nvimpam.testutil.EmbeddedNvim;
 /**
  * Java and Lua read the same card-layout table, walk the same rows and find the same field
  * problems: the JVM's CardLayouts, RowWalker and DeckProblems against lua/nvimpam/model/layout/init.lua,
- * rows.lua and fields.lua in a real Neovim, on the sample decks, a generated deck and mutated
+ * rows.lua and problems.lua in a real Neovim, on the sample decks, a generated deck and mutated
  * copies of them, for a deck's own version, the newest, and one older than every layout.
  */
 class LayoutContractIT {
@@ -169,7 +169,7 @@ class LayoutContractIT {
       for (List<byte[]> deck : decks()) {
         List<String> java = DeckProblemsTest.problems(t, join(deck), v);
         Object luaProblems = lua("local lines, v = ... if v == vim.NIL then v = nil end local out = {} "
-            + "for _, p in ipairs(require('nvimpam.model.fields').check_lines(lines, v)) do "
+            + "for _, p in ipairs(require('nvimpam.model.problems').check_lines(lines, v)) do "
             + "out[#out + 1] = string.format('%d:%d-%d %d %s', p.lnum, p.col, p.end_col, p.severity, p.message) end "
             + "return out", deck, version);
         assertEquals(java, luaProblems, "deck " + d + ", version " + version);

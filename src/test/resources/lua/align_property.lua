@@ -25,7 +25,7 @@ local seed, cases, mode = tonumber((...)), tonumber((select(2, ...))), select(3,
 local layout = require('nvimpam.model.layout')
 local fields = require('nvimpam.model.fields')
 local problems = require('nvimpam.model.problems')
-local align = require('nvimpam.edit.align')
+local align = require('nvimpam.edit.align.line')
 
 local KW, FIXED, BLANK, STR, INT, INT_OR_BLANK, FLOAT, FLAGS, CHOICE, CONT = layout.KW, layout.FIXED, layout.BLANK,
   layout.STR, layout.INT, layout.INT_OR_BLANK, layout.FLOAT, layout.FLAGS, layout.CHOICE, layout.CONT

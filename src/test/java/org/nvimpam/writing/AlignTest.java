@@ -22,7 +22,7 @@ class AlignTest extends WritingTestBase {
   // field, and aligning again must change nothing. The reading here is the test's own.
   private static final String EVERY_LINE = String.join("\n",
       "local path = ...",
-      "local rows, layout, align = require('nvimpam.model.rows'), require('nvimpam.model.layout'), require('nvimpam.edit.align')",
+      "local rows, layout, align = require('nvimpam.model.rows'), require('nvimpam.model.layout'), require('nvimpam.edit.align.line')",
       "local problems = require('nvimpam.model.problems')",
       "local function num(s)",
       "  local t = s:gsub('[dD]', 'e')",

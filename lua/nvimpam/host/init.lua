@@ -1,12 +1,15 @@
 -- The one JVM that serves every buffer of this Neovim: started lazily, restarted after a crash,
 -- stopped when Neovim exits; the calls made to it and the waits for their answers. Finding Java
--- and the JVM's command line are in nvimpam.host.java, error values and the out-of-memory advice
--- in nvimpam.host.errors; this module re-exports their public functions.
+-- and the JVM's command line are in nvimpam.host.java, starting one process in
+-- nvimpam.host.process, error values and the out-of-memory advice in nvimpam.host.errors; this
+-- module re-exports the public functions of java and errors.
 local M = {}
 
 local config = require('nvimpam.core.config')
 local java = require('nvimpam.host.java')
 local errors = require('nvimpam.host.errors')
+local process = require('nvimpam.host.process')
+local spawn, with_stderr = process.spawn, process.with_stderr
 
 local hrtime = require('nvimpam.core.compat').uv.hrtime
 
@@ -87,45 +90,6 @@ local function out_of_memory_message(stderr, dead_pending)
     end
   end
   return errors.out_of_memory_message(stderr, bufs)
-end
-
--- Starts a JVM (`serve` with the arguments `extra`); returns its channel id and the list
--- collecting the tail of its stderr.
-local function spawn(on_exit, extra)
-  local cmd, err = java.jvm_command_line(extra)
-  if not cmd then
-    return nil, err
-  end
-  local stderr = {}
-  local id = vim.fn.jobstart(cmd, {
-    rpc = true,
-    on_stderr = function(_, data)
-      for _, line in ipairs(data) do
-        -- an archive this Java cannot use (another build of it): the next start writes a new one
-        local stale = line:match('Unable to use shared archive.-: (%S+%.jsa)$')
-        if stale then
-          os.remove(stale)
-        end
-        if line ~= '' then
-          stderr[#stderr + 1] = line
-          if #stderr > 50 then
-            table.remove(stderr, 1)
-          end
-        end
-      end
-    end,
-    on_exit = function(id, code)
-      on_exit(id, code, stderr)
-    end,
-  })
-  if id <= 0 then
-    return nil, 'could not start ' .. table.concat(cmd, ' ')
-  end
-  return id, stderr
-end
-
-local function with_stderr(msg, stderr)
-  return #stderr > 0 and (msg .. ':\n' .. table.concat(stderr, '\n')) or msg
 end
 
 -- Forgets the calls still waiting on channel `id`; returns them.

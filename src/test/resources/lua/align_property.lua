@@ -530,7 +530,7 @@ local function check(e, r, row, input, vals)
 end
 
 local function buffer_mode()
-  local templates, rows = require('nvimpam.edit.templates'), require('nvimpam.model.rows')
+  local templates, rows = require('nvimpam.edit.templates.build'), require('nvimpam.model.rows')
   for _, e in ipairs(layout.get().entries) do
     if layout.pick(layout.all(e.key), e.version) == e then
       for r, row in ipairs(e.rows) do

@@ -384,20 +384,6 @@ function M.classify_lines(lines, version)
   return out
 end
 
---- A deck's version (CARDS.md "Versions"): the first integer after `INPUTVERSION` at the start
---- of one of its first 200 lines (on the first such line), or nil.
----@param lines string[] the deck's first lines (more than 200 are not read)
----@return integer|nil
-function M.deck_version(lines)
-  for i = 1, math.min(#lines, 200) do
-    local l = lines[i]
-    if byte(l, 1) == 73 and sub(l, 1, 12) == 'INPUTVERSION' then -- I
-      return tonumber(match(l, '^%D*(%d+)', 13))
-    end
-  end
-  return nil
-end
-
 --- Lines read by walks back, since the last reset (cells.stats() reports them).
 M.walked = 0
 

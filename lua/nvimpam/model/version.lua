@@ -3,11 +3,23 @@
 -- asks here, so that they all read a card the same way.
 local M = {}
 
-local rows = require('nvimpam.model.rows')
-
 local api = vim.api
 
 local versions = {} -- buf -> { tick, own version or false }
+
+--- A deck's version (CARDS.md "Versions"): the first integer after `INPUTVERSION` at the start
+--- of one of its first 200 lines (on the first such line), or nil.
+---@param lines string[] the deck's first lines (more than 200 are not read)
+---@return integer|nil
+function M.of_lines(lines)
+  for i = 1, math.min(#lines, 200) do
+    local l = lines[i]
+    if l:byte(1) == 73 and l:sub(1, 12) == 'INPUTVERSION' then -- I
+      return tonumber(l:match('^%D*(%d+)', 13))
+    end
+  end
+  return nil
+end
 
 --- The version of a buffer's deck: its own INPUTVERSION (first 200 lines, read again only after
 --- a change), else b:nvimpam_inherited_version (an include file of an open deck), else nil (the
@@ -19,7 +31,7 @@ function M.of(buf, tick)
   tick = tick or api.nvim_buf_get_changedtick(buf)
   local c = versions[buf]
   if not c or c.tick ~= tick then
-    c = { tick = tick, own = rows.deck_version(api.nvim_buf_get_lines(buf, 0, 200, false)) or false }
+    c = { tick = tick, own = M.of_lines(api.nvim_buf_get_lines(buf, 0, 200, false)) or false }
     versions[buf] = c
   end
   if c.own then

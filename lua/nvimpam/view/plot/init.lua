@@ -10,6 +10,7 @@ local render = require('nvimpam.view.plot.render')
 local layout = require('nvimpam.model.layout')
 local rows = require('nvimpam.model.rows')
 local span = require('nvimpam.model.span')
+local versions = require('nvimpam.model.version')
 
 local max, min = math.max, math.min
 
@@ -52,7 +53,7 @@ local function read_source(src)
     if not pos[1] then
       return nil, 'its card is gone'
     end
-    local version = require('nvimpam.model.version').of(src.buf)
+    local version = versions.of(src.buf)
     local card = span.card_at(span.reader(src.buf), pos[1], version)
     if not card then
       return nil, 'its card is gone'
@@ -94,7 +95,7 @@ local function read_file(file, lnum, version)
     end
   end
   f:close()
-  local kind, ent, rowi = rows.classify(lines, rows.deck_version(head) or version)
+  local kind, ent, rowi = rows.classify(lines, versions.of_lines(head) or version)
   return curves.read(lines, kind, ent, rowi)
 end
 
@@ -111,7 +112,7 @@ local function source_of(id, buf)
     src.id = id
     return src
   end
-  local c, why = read_file(d.file, d.lnum, require('nvimpam.model.version').of(buf))
+  local c, why = read_file(d.file, d.lnum, versions.of(buf))
   if not c then
     error(require('nvimpam.host').error('bad_argument', 'nvimpam: FUNCT ' .. id .. ': ' .. why), 0)
   end
@@ -121,7 +122,7 @@ end
 -- The source of the FUNCT the cursor is in, or of the function id under the cursor.
 local function source_at_cursor(buf)
   local lnum0 = api.nvim_win_get_cursor(0)[1] - 1
-  local card = span.card_at(span.reader(buf), lnum0, require('nvimpam.model.version').of(buf))
+  local card = span.card_at(span.reader(buf), lnum0, versions.of(buf))
   if card and card.word == 'FUNCT' then
     local src = from_buffer(buf, card.first)
     local c = curves.read(card.lines, card.kind, card.ent, card.rowi)

@@ -49,7 +49,7 @@ public enum LuaEntry {
   PARTS_PROGRESS("nvimpam.deck.parts", "_progress", false, "tbuf", "text");
 
   /**
-   * The buffer variable lua/nvimpam/model/rows.lua reads for the version of an include file, which the
+   * The buffer variable lua/nvimpam/model/version.lua reads for the version of an include file, which the
    * JVM sets from the deck that includes it.
    */
   public static final String INHERITED_VERSION = "nvimpam_inherited_version";

@@ -149,9 +149,9 @@ class RowsIT extends SharedNvimTestBase {
 
   @Test
   void theVersionIsTheFirstIntegerOnTheFirstInputversionLine() {
-    assertEquals(List.of(2011L, 2023L), CellsLua.lua(nvim, "local r = require('nvimpam.model.rows') "
-        + "return { r.deck_version({ 'ANALYSIS', 'INPUTVERSION 2011', 'INPUTVERSION 2023' }), "
-        + "r.deck_version({ 'INPUTVERSION   v2023' }) }"));
+    assertEquals(List.of(2011L, 2023L), CellsLua.lua(nvim, "local v = require('nvimpam.model.version') "
+        + "return { v.of_lines({ 'ANALYSIS', 'INPUTVERSION 2011', 'INPUTVERSION 2023' }), "
+        + "v.of_lines({ 'INPUTVERSION   v2023' }) }"));
   }
 
   /** A deck of every kind of line, to compare the on-screen form with the whole-list one. */

@@ -45,7 +45,7 @@ class AlignTest extends WritingTestBase {
       "  return true",
       "end",
       "local L = vim.fn.readfile(path)",
-      "local v = rows.deck_version(L)",
+      "local v = require('nvimpam.model.version').of_lines(L)",
       "local kind, ent, rowi = rows.classify(L, v)",
       "local bad, checked, moved = {}, 0, 0",
       "for i, line in ipairs(L) do",

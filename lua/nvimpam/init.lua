@@ -1,5 +1,6 @@
 -- nvimpam: PAM-CRASH input decks in Neovim (folds, cells, checks, writing, navigation). This is
--- the public API; the commands are in commands.lua, buffers folded live in live.lua.
+-- the public API; the commands are in nvimpam.commands, buffers folded live in nvimpam.live
+-- (docs/ARCHITECTURE.md has the map of the modules).
 --
 --   require('nvimpam').setup({ strategy = 'lua' })
 --

@@ -31,7 +31,7 @@ M.float_title = M.at_least(9)
 -- Virtual lines scroll sideways with the text since 0.11 (virt_lines_overflow = 'scroll').
 M.virt_lines_scroll = M.at_least(11)
 
--- The C type of a pos_T's line number, for the FFI declaration of foldCreate() (native.lua):
+-- The C type of a pos_T's line number, for the FFI declaration of foldCreate() (nvimpam.fold.native):
 -- `long` in 0.7, int32_t in 0.10 to 0.12 (0.7.2, 0.10.4 and 0.12.4 read; 0.11 lies between two
 -- that agree); nil where not checked (0.8, 0.9, later releases).
 if v.major == 0 and v.minor == 7 then

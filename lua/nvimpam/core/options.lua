@@ -1,5 +1,5 @@
 -- The schema of setup()'s options: the one list of every option with its type, default and
--- description. config.lua validates and merges from it, `:checkhealth nvimpam` reports from it,
+-- description. nvimpam.core.config validates and merges from it, `:checkhealth nvimpam` reports from it,
 -- and the option list of `:help nvimpam-options` is tested against it (ContractIT). The defaults
 -- of the options the JVM acts on (`jvm = true`) live in contract.properties, which the JVM reads
 -- too; this list gives them their place, type and description only.

@@ -1,8 +1,9 @@
 -- The card-layout table (docs/CARDS.md): lua/nvimpam/layout/INDEX and the files it lists, read
 -- once, lazily, into entries compiled for the redraw path (the parse, in its steps, is
 -- nvimpam.model.layout.parse). Every part of the Lua side that needs to know a card's rows and
--- fields (cells, checks, the cell hint, templates, motions) reads them from here; the JVM reads the same files (org.nvimpam.deck.CardLayouts), and dump() is the
--- canonical text a contract test compares between the two.
+-- fields (cells, checks, the cell hint, templates, motions) reads them from here; the JVM reads
+-- the same files (org.nvimpam.deck.CardLayouts), and dump() is the canonical text a contract test
+-- compares between the two.
 --
 -- An entry:
 --   { key = 'PART:SHELL', word = 'PART', variant = 'SHELL' (or nil), category, version,

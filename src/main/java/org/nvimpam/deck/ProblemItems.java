@@ -5,10 +5,10 @@ import java.util.Arrays;
 import org.msgpack.core.MessagePacker;
 
 /**
- * Problems as the Lua side shows them (lua/nvimpam/view/diagnostics.lua and ids.lua set(),
- * :NvimpamCheck): {@code at} holds lnum, col, end_col and severity for each message, {@code codes}
- * its code, and {@code total} counts the problems found, shown or not. The field checks and the
- * cross-reference checks both send them.
+ * Problems as the Lua side shows them (set() of lua/nvimpam/view/diagnostics.lua and of
+ * lua/nvimpam/ids/init.lua, :NvimpamCheck): {@code at} holds lnum, col, end_col and severity for
+ * each message, {@code codes} its code, and {@code total} counts the problems found, shown or
+ * not. The field checks and the cross-reference checks both send them.
  */
 public record ProblemItems(int total, int[] at, byte[][] messages, ProblemCode[] codes) {
   /** A flat array {@code [lnum, col, end_col, severity, message, code, …]}. */

@@ -19,7 +19,7 @@ final class CellsLua {
   }
 
   /**
-   * Points layout.lua (and so rows, fields, cells and the hint) at the test table, loaded now: the
+   * Points nvimpam.model.layout (and so rows, fields, cells and the hint) at the test table, loaded now: the
    * first redraw shows cells (a table the cells load themselves comes a few slices later).
    */
   static void useTestTable(Nvim nvim) {

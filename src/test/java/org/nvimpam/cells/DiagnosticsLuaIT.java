@@ -110,7 +110,7 @@ class DiagnosticsLuaIT extends PluginTestBase {
     assertEquals(true, lua("return vim.fn.getqflist({ title = 1 }).title:match('^nvimpam: 0 problems in ') ~= nil"));
     assertEquals(true, lua("return _G.notes[1][1]:match('^nvimpam: no problems in ') ~= nil"));
   }
-  // put(): vim.diagnostic.set without the whole-buffer read of Neovim 0.12 (see diagnostics.lua).
+  // put(): vim.diagnostic.set without the whole-buffer read of Neovim 0.12 (see nvimpam.view.diagnostics).
 
   /** 300 NODE lines, and diagnostics at the edges: past the end, past a line's end, over two lines. */
   private void openLong() throws IOException {

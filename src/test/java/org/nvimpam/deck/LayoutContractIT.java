@@ -17,7 +17,7 @@ import org.nvimpam.testutil.EmbeddedNvim;
 /**
  * Java and Lua read the same card-layout table, walk the same rows and find the same field
  * problems: the JVM's CardLayouts, RowWalker and DeckProblems against lua/nvimpam/model/layout/init.lua,
- * rows.lua and problems.lua in a real Neovim, on the sample decks, a generated deck and mutated
+ * nvimpam.model.rows and nvimpam.model.problems in a real Neovim, on the sample decks, a generated deck and mutated
  * copies of them, for a deck's own version, the newest, and one older than every layout.
  */
 class LayoutContractIT {

@@ -22,7 +22,7 @@ import org.nvimpam.testutil.PluginTestBase;
 /**
  * The Java side and the Lua side agree on lua/nvimpam/contract.properties: strategy names, the
  * options the JVM acts on and their defaults, and the shape of errors; on the fold texts
- * (FoldSet writes them in Java, folds.lua in Neovim); and on every function the JVM calls
+ * (FoldSet writes them in Java, nvimpam.fold in Neovim); and on every function the JVM calls
  * ({@link LuaEntry}). Fails when either side drifts.
  */
 class ContractIT extends PluginTestBase {

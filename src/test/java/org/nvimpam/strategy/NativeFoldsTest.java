@@ -29,7 +29,7 @@ import org.nvimpam.testutil.SharedNvimTestBase;
  * not need, and what happens when Neovim needs them again.
  */
 class NativeFoldsTest extends SharedNvimTestBase {
-  /** The Neovims CI runs; native.lua's declaration was checked against their sources. */
+  /** The Neovims CI runs; nvimpam.fold.native's declaration was checked against their sources. */
   private static final List<String> CHECKED = List.of("0.7.2", "0.10.4", "0.12.4");
 
   @AfterEach

@@ -5,7 +5,7 @@ local M = {}
 local config = require('nvimpam.core.config')
 local host = require('nvimpam.host')
 local live = require('nvimpam.live')
-local messages = require('nvimpam.view.messages')
+local messages = require('nvimpam.ui.messages')
 
 local api = vim.api
 local bufnr = require('nvimpam.core.buf').nr
@@ -56,14 +56,14 @@ M.list = {
     name = 'NvimpamFoldInfo',
     desc = 'nvimpam: version, JVM, strategy, buffers, last timings',
     run = function()
-      require('nvimpam.view.float').show(host.info_lines(), 'nvimpam')
+      require('nvimpam.ui.float').show(host.info_lines(), 'nvimpam')
     end,
   },
   {
     name = 'NvimpamFoldBench',
     desc = 'nvimpam: time every fold strategy on the current buffer',
     run = function(o)
-      require('nvimpam.view.float').show(live.bench(o.buf).lines, 'nvimpam fold strategies')
+      require('nvimpam.ui.float').show(live.bench(o.buf).lines, 'nvimpam fold strategies')
     end,
   },
   {
@@ -89,7 +89,7 @@ M.list = {
     name = 'NvimpamCheck',
     desc = "nvimpam: the whole deck's field problems in the quickfix list",
     run = function(o)
-      require('nvimpam.view.diagnostics').check(bufnr(o.buf))
+      require('nvimpam.ui.diagnostics').check(bufnr(o.buf))
     end,
   },
   {

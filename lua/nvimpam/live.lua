@@ -5,7 +5,7 @@ local M = {}
 
 local config = require('nvimpam.core.config')
 local host = require('nvimpam.host')
-local messages = require('nvimpam.view.messages')
+local messages = require('nvimpam.ui.messages')
 
 local api = vim.api
 local bufnr = require('nvimpam.core.buf').nr

@@ -6,7 +6,7 @@ local M = {}
 
 local api = vim.api
 local host = require('nvimpam.host')
-local messages = require('nvimpam.view.messages')
+local messages = require('nvimpam.ui.messages')
 
 --- The arguments of :NvimpamDiff: `[--tol=REL] {file}`.
 ---@param fargs string[]

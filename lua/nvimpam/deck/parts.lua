@@ -92,7 +92,7 @@ function M.refresh(tb)
     s.call = nil
     if err then
       set_lines(tb, { 'nvimpam: no parts table: ' .. tostring(err) })
-      require('nvimpam.view.messages').report(err)
+      require('nvimpam.ui.messages').report(err)
       return
     end
     s.header, s.columns, s.starts, s.parts, s.tail = r.header, r.columns, r.starts, r.parts, r.tail

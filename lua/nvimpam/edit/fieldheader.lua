@@ -190,7 +190,7 @@ function M.apply(buf, first, last)
       end
     end
   end
-  require('nvimpam.edit.undo').step(buf, function()
+  require('nvimpam.core.undo').step(buf, function()
     api.nvim_buf_set_lines(buf, lo, hi, false, new)
   end)
   return added, replaced

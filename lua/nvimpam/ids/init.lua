@@ -51,7 +51,7 @@ function M.set(buf, items, total)
     return
   end
   local list, n
-  local diagnostics = require('nvimpam.view.diagnostics')
+  local diagnostics = require('nvimpam.ui.diagnostics')
   list, n, total = diagnostics.entries(buf, items, total, 'nvimpam.refs', function(t, shown)
     return string.format('nvimpam: %d cross-reference problems, the first %d shown', t, shown)
   end)

@@ -5,7 +5,7 @@ local M = {}
 local config = require('nvimpam.core.config')
 local at = require('nvimpam.ids.at')
 local progress = require('nvimpam.ids.ask').progress
-local messages = require('nvimpam.view.messages')
+local messages = require('nvimpam.ui.messages')
 
 local api = vim.api
 local bufnr = require('nvimpam.core.buf').nr
@@ -137,7 +137,7 @@ function M.outline(loclist, buf)
     vim.cmd('lopen')
     return
   end
-  require('nvimpam.view.picker').select(items, {
+  require('nvimpam.ui.picker').select(items, {
     prompt = 'nvimpam outline',
     format_item = function(it)
       return string.format('%6d  %s', it.lnum, it.text)

@@ -4,7 +4,7 @@ local M = {}
 
 local at = require('nvimpam.ids.at')
 local progress = require('nvimpam.ids.ask').progress
-local messages = require('nvimpam.view.messages')
+local messages = require('nvimpam.ui.messages')
 
 local api = vim.api
 local bufnr = require('nvimpam.core.buf').nr
@@ -118,7 +118,7 @@ end
 -- the edits put into its lines right to left (every other byte as it was; one call per run, not
 -- per value: 200k values took seconds one by one), then the continued GES lines go in, bottom up.
 local function apply(b, f)
-  require('nvimpam.edit.undo').step(b, function()
+  require('nvimpam.core.undo').step(b, function()
     local e = f.edits
     local count = #e / 5
     local k = 0

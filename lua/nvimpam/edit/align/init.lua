@@ -51,7 +51,7 @@ function M.apply(buf, first, last)
     for k = lo, hi do
       slice[#slice + 1] = new[k]
     end
-    require('nvimpam.edit.undo').step(buf, function()
+    require('nvimpam.core.undo').step(buf, function()
       api.nvim_buf_set_lines(buf, first + lo - 1, first + hi, false, slice)
     end)
   end

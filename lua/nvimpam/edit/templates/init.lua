@@ -180,7 +180,7 @@ function M.insert(buf, key)
     lnum = api.nvim_buf_line_count(buf) - 1
   end
   local at, replace = M.placement(buf, lnum)
-  require('nvimpam.edit.undo').step(buf, function()
+  require('nvimpam.core.undo').step(buf, function()
     api.nvim_buf_set_lines(buf, at, replace and at + 1 or at, false, lines)
   end)
   if api.nvim_win_get_buf(win) == buf then
@@ -219,7 +219,7 @@ end
 ---@param buf integer
 function M.pick(buf)
   buf = require('nvimpam.core.buf').nr(buf)
-  require('nvimpam.view.picker').select(M.choices(), {
+  require('nvimpam.ui.picker').select(M.choices(), {
     prompt = 'PAM-CRASH card',
     format_item = function(item)
       return item.text

@@ -231,7 +231,7 @@ function M.plot(args, buf)
   local p = { sources = sources }
   local group = api.nvim_create_augroup('nvimpam_plot', { clear = true })
   local timer = require('nvimpam.core.compat').uv.new_timer()
-  p.win, p.buf, p.close = require('nvimpam.view.float').open(blank, {
+  p.win, p.buf, p.close = require('nvimpam.ui.float').open(blank, {
     title = 'FUNCT ' .. table.concat(titles, ', '),
     stay = true,
     row = 1,

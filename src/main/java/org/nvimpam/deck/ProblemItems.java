@@ -5,7 +5,7 @@ import java.util.Arrays;
 import org.msgpack.core.MessagePacker;
 
 /**
- * Problems as the Lua side shows them (set() of lua/nvimpam/view/diagnostics.lua and of
+ * Problems as the Lua side shows them (set() of lua/nvimpam/ui/diagnostics.lua and of
  * lua/nvimpam/ids/init.lua, :NvimpamCheck): {@code at} holds lnum, col, end_col and severity for
  * each message, {@code codes} its code, and {@code total} counts the problems found, shown or
  * not. The field checks and the cross-reference checks both send them.

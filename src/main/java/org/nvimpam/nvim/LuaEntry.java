@@ -32,7 +32,7 @@ public enum LuaEntry {
   SETUP("nvimpam", "setup", false, "opts"),
   INFO_LINES("nvimpam", "info_lines", true),
   /** The field problems of a buffer at a changedtick: a flat item list and how many there are. */
-  DIAGNOSTICS_SET("nvimpam.view.diagnostics", "set", false, "buf", "changedtick", "items", "total"),
+  DIAGNOSTICS_SET("nvimpam.ui.diagnostics", "set", false, "buf", "changedtick", "items", "total"),
   /** The cross-reference problems of a buffer (namespace nvimpam.refs): flat items and their count. */
   IDS_SET("nvimpam.ids", "set", false, "buf", "items", "total"),
   /** Whether (and where) a buffer's file is its text, for the disk fast path ({@link DiskCheck}). */

@@ -22,10 +22,18 @@ import org.nvimpam.testutil.EmbeddedNvim;
 /**
  * The Lua modules' require graph (docs/ARCHITECTURE.md): every module a module needs, at load time
  * or inside a function, or through a {@code v:lua.require'...'} string it hands to Neovim, points
- * down. No cycle, however long; no require of a module that does not exist; and {@code core/}
- * needs nothing outside it. Read from the files, comments and other strings left out.
+ * down. No cycle, however long; no require of a module that does not exist; and from folder to
+ * folder, only down the layers. Read from the files, comments and other strings left out.
  */
 class LuaRequiresTest {
+  /**
+   * The folders of lua/nvimpam from the top down; "" is the modules in lua/nvimpam itself (the
+   * wiring: init, health, commands, live, mappings). A module requires modules of its own folder
+   * or of a folder in a layer below.
+   */
+  private static final List<List<String>> LAYERS = List.of(List.of(""), List.of("deck", "edit", "view", "tools"),
+      List.of("ids"), List.of("ui"), List.of("fold"), List.of("host"), List.of("model"), List.of("core"));
+
   /** A string literal that Neovim evaluates into a call of a module ('formatexpr', 'omnifunc', ...). */
   private static final Pattern V_LUA = Pattern.compile("v:lua\\.require\\s*\\(?\\s*['\"]([\\w.]+)['\"]");
   /** {@code require 'm'}, {@code require('m')}, {@code pcall(require, 'm')}: a string follows. */
@@ -48,14 +56,52 @@ class LuaRequiresTest {
   }
 
   @Test
-  void coreNeedsNothingOutsideIt() throws IOException {
-    List<String> up = new ArrayList<>();
-    graph(EmbeddedNvim.root().resolve("lua")).forEach((m, deps) -> {
-      if (m.startsWith("nvimpam.core.")) {
-        deps.stream().filter(d -> !d.startsWith("nvimpam.core.")).forEach(d -> up.add(m + " -> " + d));
+  void everyRequireBetweenFoldersPointsDownTheLayers() throws IOException {
+    Path lua = EmbeddedNvim.root().resolve("lua");
+    Map<String, String> folders = folders(lua);
+    List<String> wrong = new ArrayList<>();
+    graph(lua).forEach((m, deps) -> {
+      int from = layer(folders.get(m));
+      if (from < 0) {
+        wrong.add(m + ": in no layer (a folder of LAYERS, or lua/nvimpam itself)");
+        return;
+      }
+      for (String d : deps) {
+        int to = layer(folders.get(d));
+        if (!folders.get(d).equals(folders.get(m)) && to <= from) {
+          wrong.add(m + " -> " + d + " (" + (to == from ? "a folder of the same layer" : "a layer above") + ")");
+        }
       }
     });
-    assertEquals(List.of(), up);
+    assertEquals(List.of(), wrong);
+  }
+
+  /** Each module's folder in lua/nvimpam: "view" for view/cells/draw.lua, "ids" for ids/init.lua, "" for live.lua. */
+  private static Map<String, String> folders(Path lua) throws IOException {
+    Map<String, String> out = new TreeMap<>();
+    try (Stream<Path> files = Files.walk(lua)) {
+      for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".lua"))::iterator) {
+        Path rel = lua.relativize(f);
+        out.put(module(lua, f), rel.getNameCount() > 2 && rel.getName(0).toString().equals("nvimpam")
+            ? rel.getName(1).toString() : rel.getName(0).toString().equals("nvimpam") ? "" : "(outside nvimpam)");
+      }
+    }
+    return out;
+  }
+
+  private static int layer(String folder) {
+    for (int i = 0; i < LAYERS.size(); i++) {
+      if (LAYERS.get(i).contains(folder)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The module name of a file under lua/: nvimpam.view.cells.draw, nvimpam.ids for ids/init.lua. */
+  private static String module(Path lua, Path f) {
+    return lua.relativize(f).toString().replace('\\', '/').replaceAll("\\.lua$", "")
+        .replaceAll("/init$", "").replace('/', '.');
   }
 
   /** The check itself finds a cycle through a require inside a function, and one through v:lua. */
@@ -87,9 +133,7 @@ class LuaRequiresTest {
     Map<String, TreeSet<String>> raw = new TreeMap<>();
     try (Stream<Path> files = Files.walk(lua)) {
       for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".lua")).sorted()::iterator) {
-        String name = lua.relativize(f).toString().replace('\\', '/').replaceAll("\\.lua$", "")
-            .replaceAll("/init$", "").replace('/', '.');
-        raw.put(name, new TreeSet<>(deps(Files.readString(f))));
+        raw.put(module(lua, f), new TreeSet<>(deps(Files.readString(f))));
       }
     }
     return raw;

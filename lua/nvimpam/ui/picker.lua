@@ -29,7 +29,7 @@ function M.select(items, opts, on_choice)
     lines[i] = format_item(it)
   end
   local picked
-  local win, buf, close = require('nvimpam.view.float').open(lines, { title = opts.prompt, on_close = function()
+  local win, buf, close = require('nvimpam.ui.float').open(lines, { title = opts.prompt, on_close = function()
     on_choice(picked and items[picked] or nil, picked)
   end })
   vim.wo[win].cursorline = true

@@ -37,6 +37,7 @@ end
 M.strategies = list(M.contract().strategies)
 
 local schema = require('nvimpam.core.options')
+local keys = require('nvimpam.core.keys')
 
 --- The options the JVM acts on, sorted; their defaults come from the contract.
 M.jvm_options = {}
@@ -47,7 +48,7 @@ for _, o in ipairs(schema.list) do
     M.jvm_options[#M.jvm_options + 1] = o.name
     M.defaults[o.name] = typed(M.contract()['option.' .. o.name])
   elseif o.name == 'mappings' then
-    M.defaults.mappings = require('nvimpam.core.keys').defaults()
+    M.defaults.mappings = keys.defaults()
   else
     M.defaults[o.name] = vim.deepcopy(o.default)
   end
@@ -68,7 +69,7 @@ local function check(opts, given)
     end
   end
   M.check_strategy(opts.strategy)
-  require('nvimpam.core.keys').validate(opts.mappings)
+  keys.validate(opts.mappings)
 end
 
 --- Raises an error listing the valid names when `name` is not a strategy.

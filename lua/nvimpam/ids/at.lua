@@ -74,8 +74,6 @@ function M.ges_tokens(line)
   return out
 end
 
--- The row and field of byte column `col` (1-based) of line `row` (0-based) of `buf`.
-
 --- The row and field of byte column `col` (1-based) of line `row` (0-based) of `buf`:
 --- { kind = 'row', entry, row, field, line } or { kind = 'ges', line }; nil elsewhere.
 ---@param buf integer
@@ -197,7 +195,6 @@ function M.at(win)
   end
   return { kind = kind, id = id, def = f.def ~= nil, from = f.from, to = f.to, field = f.name }
 end
-
 
 --- The id under the cursor of the current window; raises a `bad_argument` error value saying
 --- why when there is none.

@@ -15,10 +15,8 @@ local function call(method, args, what, buf)
   return require('nvimpam.host').wait(method, args, what, buf)
 end
 
--- Opens where a definition or reference is: { buf = N } or { file = path }, and lnum; the folds
--- there open (zv), and a file whose folds are still to come opens them around the cursor
--- (nvimpam.fold.view).
---- Opens where a definition or reference is.
+--- Opens where a definition or reference is; the folds there open (zv), and a file whose folds are
+--- still to come opens them around the cursor (nvimpam.fold.view).
 ---@param loc table { buf = N } or { file = path }, and lnum
 function M.jump(loc)
   vim.cmd("normal! m'")

@@ -7,6 +7,10 @@ local M = {}
 
 local api = vim.api
 local host = require('nvimpam.host')
+local config = require('nvimpam.core.config')
+local keys = require('nvimpam.core.keys')
+local messages = require('nvimpam.ui.messages')
+local bufnr = require('nvimpam.core.buf').nr
 
 -- By table buffer: { deck = buf, file = path, win, header, columns, starts, parts, tail, shown, sort = { col, desc }, call }
 local state = {}
@@ -92,7 +96,7 @@ function M.refresh(tb)
     s.call = nil
     if err then
       set_lines(tb, { 'nvimpam: no parts table: ' .. tostring(err) })
-      require('nvimpam.ui.messages').report(err)
+      messages.report(err)
       return
     end
     s.header, s.columns, s.starts, s.parts, s.tail = r.header, r.columns, r.starts, r.parts, r.tail
@@ -182,11 +186,11 @@ local actions = {
 
 -- The keys of the table buffer, from the `mappings` option (nvimpam.core.keys's parts_* names).
 local function map_keys(tb)
-  local c = require('nvimpam.core.config').get()
+  local c = config.get()
   if c.mappings == false then
     return
   end
-  for _, spec in ipairs(require('nvimpam.core.keys').specs) do
+  for _, spec in ipairs(keys.specs) do
     if spec.parts then
       local key = c.mappings[spec.name]
       if key == nil then
@@ -202,7 +206,7 @@ end
 --- :NvimpamParts: opens (or shows again) the parts table of deck buffer `buf` in a split below.
 ---@param buf? integer the deck's buffer (default: the current one)
 function M.open(buf)
-  buf = require('nvimpam.core.buf').nr(buf)
+  buf = bufnr(buf)
   local file = api.nvim_buf_get_name(buf)
   if file == '' then
     error(host.error('bad_argument', 'nvimpam: :NvimpamParts needs a deck with a file (the table is of the file as saved)'), 0)

@@ -6,6 +6,7 @@ local M = {}
 local layout = require('nvimpam.model.layout')
 local rows = require('nvimpam.model.rows')
 local span = require('nvimpam.model.span')
+local undo = require('nvimpam.core.undo')
 
 local api = vim.api
 local sub, byte, rep = string.sub, string.byte, string.rep
@@ -190,7 +191,7 @@ function M.apply(buf, first, last)
       end
     end
   end
-  require('nvimpam.core.undo').step(buf, function()
+  undo.step(buf, function()
     api.nvim_buf_set_lines(buf, lo, hi, false, new)
   end)
   return added, replaced

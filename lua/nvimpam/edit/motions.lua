@@ -5,6 +5,7 @@ local M = {}
 
 local span = require('nvimpam.model.span')
 local layout = require('nvimpam.model.layout')
+local fields = require('nvimpam.model.fields')
 
 local api = vim.api
 local rep, sub, match, find = string.rep, string.sub, string.match, string.find
@@ -211,7 +212,7 @@ function M.field_range(inner)
   if not row then
     return nil
   end
-  local j = require('nvimpam.model.fields').field_at(row, col)
+  local j = fields.field_at(row, col)
   if not j then
     -- Between fields: the next one.
     for k = 1, row.n do

@@ -3,6 +3,7 @@
 local M = {}
 
 local api = vim.api
+local host = require('nvimpam.host')
 
 --- Runs `f` (which waits for the JVM); after a second a message says what is waited for.
 ---@param what string
@@ -37,7 +38,6 @@ end
 ---@param late? fun(result: any)
 ---@return any
 function M.within(method, args, ms, buf, late)
-  local host = require('nvimpam.host')
   if not host.running() then
     return nil
   end

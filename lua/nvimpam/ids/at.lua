@@ -7,6 +7,7 @@ local layout = require('nvimpam.model.layout')
 local rows = require('nvimpam.model.rows')
 local fields = require('nvimpam.model.fields')
 local version_of = require('nvimpam.model.version').of
+local host = require('nvimpam.host')
 
 local api = vim.api
 
@@ -202,7 +203,7 @@ end
 function M.cursor()
   local at, why = M.at()
   if not at then
-    error(require('nvimpam.host').error('bad_argument', 'nvimpam: ' .. why), 0)
+    error(host.error('bad_argument', 'nvimpam: ' .. why), 0)
   end
   return at
 end

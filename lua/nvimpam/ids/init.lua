@@ -15,6 +15,8 @@
 local M = {}
 
 local config = require('nvimpam.core.config')
+local host = require('nvimpam.host')
+local diagnostics = require('nvimpam.ui.diagnostics')
 local at = require('nvimpam.ids.at')
 local navigate = require('nvimpam.ids.navigate')
 local rename = require('nvimpam.ids.rename')
@@ -51,7 +53,6 @@ function M.set(buf, items, total)
     return
   end
   local list, n
-  local diagnostics = require('nvimpam.ui.diagnostics')
   list, n, total = diagnostics.entries(buf, items, total, 'nvimpam.refs', function(t, shown)
     return string.format('nvimpam: %d cross-reference problems, the first %d shown', t, shown)
   end)
@@ -71,7 +72,7 @@ function M.command(what)
     end
   end)
   if not ok then
-    local err = require('nvimpam.host').as_error(e)
+    local err = host.as_error(e)
     if not err.reported then
       vim.notify(tostring(err), vim.log.levels.ERROR, { title = 'nvimpam' })
     end
@@ -96,7 +97,6 @@ function M.attach(buf)
   api.nvim_create_autocmd('CompleteDone', { group = group, buffer = buf, callback = complete.complete_done })
   -- an include file changed on disk, or a deck written: the JVM checks again
   api.nvim_create_autocmd({ 'BufWritePost', 'FocusGained' }, { group = group, buffer = buf, callback = function(args)
-    local host = require('nvimpam.host')
     if host.running() then
       host.call('ids_check', { args.buf }, function() end, args.buf)
     end

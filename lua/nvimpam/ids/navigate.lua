@@ -6,13 +6,15 @@ local config = require('nvimpam.core.config')
 local at = require('nvimpam.ids.at')
 local progress = require('nvimpam.ids.ask').progress
 local messages = require('nvimpam.ui.messages')
+local picker = require('nvimpam.ui.picker')
+local host = require('nvimpam.host')
 
 local api = vim.api
 local bufnr = require('nvimpam.core.buf').nr
 local info, warn = messages.info, messages.warn
 
 local function call(method, args, what, buf)
-  return require('nvimpam.host').wait(method, args, what, buf)
+  return host.wait(method, args, what, buf)
 end
 
 --- Opens where a definition or reference is; the folds there open (zv), and a file whose folds are
@@ -135,7 +137,7 @@ function M.outline(loclist, buf)
     vim.cmd('lopen')
     return
   end
-  require('nvimpam.ui.picker').select(items, {
+  picker.select(items, {
     prompt = 'nvimpam outline',
     format_item = function(it)
       return string.format('%6d  %s', it.lnum, it.text)

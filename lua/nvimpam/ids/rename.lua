@@ -5,6 +5,9 @@ local M = {}
 local at = require('nvimpam.ids.at')
 local progress = require('nvimpam.ids.ask').progress
 local messages = require('nvimpam.ui.messages')
+local host = require('nvimpam.host')
+local undo = require('nvimpam.core.undo')
+local uv = require('nvimpam.core.compat').uv
 
 local api = vim.api
 local bufnr = require('nvimpam.core.buf').nr
@@ -18,7 +21,6 @@ end
 -- The new id :NvimpamRename was given for an id of `kind`: a positive integer, or a title (one
 -- pair of quotes around it dropped, none inside: GES items quote it).
 local function new_id(kind, arg)
-  local host = require('nvimpam.host')
   local s = vim.trim(tostring(arg or ''))
   if at.named[kind] then
     local title = vim.trim(s:match("^'(.*)'$") or s)
@@ -38,7 +40,6 @@ end
 
 -- The loaded buffer whose file is `path`, or nil.
 local function buffer_of(path)
-  local uv = require('nvimpam.core.compat').uv
   local real = uv.fs_realpath(path) or path
   for _, b in ipairs(api.nvim_list_bufs()) do
     local name = api.nvim_buf_get_name(b)
@@ -118,7 +119,7 @@ end
 -- the edits put into its lines right to left (every other byte as it was; one call per run, not
 -- per value: 200k values took seconds one by one), then the continued GES lines go in, bottom up.
 local function apply(b, f)
-  require('nvimpam.core.undo').step(b, function()
+  undo.step(b, function()
     local e = f.edits
     local count = #e / 5
     local k = 0
@@ -164,13 +165,12 @@ end
 ---@return table the JVM's plan: { files = { { buf|file, label, lines, edits, adds } }, defined, refusals, missing }
 function M.rename(new, buf)
   buf = bufnr(buf)
-  local host = require('nvimpam.host')
   local id = at.cursor()
   local value, shown = new_id(id.kind, new)
   local what = at.label(id.kind, id.id)
   local tick = api.nvim_buf_get_changedtick(buf)
   local plan = progress('renaming ' .. what, function()
-    return require('nvimpam.host').wait('ids_rename', { buf, id.kind, id.id, value }, ':NvimpamRename', buf)
+    return host.wait('ids_rename', { buf, id.kind, id.id, value }, ':NvimpamRename', buf)
   end)
   local refused = {}
   for _, r in ipairs(plan.refusals or {}) do
@@ -308,7 +308,7 @@ function M.rename_prompt()
     if v and v ~= '' then
       local ok, e = pcall(M.rename, v)
       if not ok then
-        vim.notify(tostring(require('nvimpam.host').as_error(e)), vim.log.levels.ERROR, { title = 'nvimpam' })
+        vim.notify(tostring(host.as_error(e)), vim.log.levels.ERROR, { title = 'nvimpam' })
       end
     end
   end)

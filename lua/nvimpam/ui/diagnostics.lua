@@ -3,6 +3,7 @@
 local M = {}
 
 local config = require('nvimpam.core.config')
+local host = require('nvimpam.host')
 
 local api = vim.api
 
@@ -149,7 +150,6 @@ local QF_TYPE = { 'E', 'W', 'I', 'N' } -- by vim.diagnostic severity
 ---@param buf integer
 ---@return { files: table[], items: any[], total: integer }
 function M.check(buf)
-  local host = require('nvimpam.host')
   local answer = host.wait('check', { buf }, ':NvimpamCheck', buf)
   local files, items = answer.files or {}, answer.items or {}
   local qf = {}

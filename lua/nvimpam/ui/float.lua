@@ -4,6 +4,7 @@
 local M = {}
 
 local api = vim.api
+local compat = require('nvimpam.core.compat')
 
 --- Opens `lines` in a read-only scratch buffer in a centred float, entered.
 --- `on_close` runs once, when the float closes by a key, or when it is left (a click elsewhere,
@@ -27,7 +28,7 @@ function M.open(lines, opts)
   local config = { relative = 'editor', width = width, height = height, style = 'minimal', border = 'single',
     row = opts.row or math.max(0, math.floor((vim.o.lines - height) / 2) - 1),
     col = opts.col or math.max(0, math.floor((vim.o.columns - width) / 2)) }
-  if require('nvimpam.core.compat').float_title and opts.title then
+  if compat.float_title and opts.title then
     config.title = ' ' .. opts.title .. ' '
   end
   local win = api.nvim_open_win(buf, true, config)

@@ -2,6 +2,9 @@
 -- deck's folds.
 local M = {}
 
+local config = require('nvimpam.core.config')
+local host = require('nvimpam.host')
+
 --- An error as a notification.
 ---@param e any an error value or a message
 function M.err(e)
@@ -46,7 +49,7 @@ end
 --- An error value (or string) as a notification, unless the user has seen it already.
 ---@param e any
 function M.report(e)
-  e = require('nvimpam.host').as_error(e)
+  e = host.as_error(e)
   if not e.reported then
     M.err(tostring(e))
   end
@@ -63,7 +66,7 @@ end
 --- The JVM's summary of a fold, for decks of at least notify_lines lines.
 ---@param summary? table { lines, message, ... }
 function M.notify_summary(summary)
-  if summary and summary.lines >= require('nvimpam.core.config').get().notify_lines then
+  if summary and summary.lines >= config.get().notify_lines then
     M.info(summary.message)
   end
 end

@@ -6,6 +6,7 @@
 local M = {}
 
 local api = vim.api
+local float = require('nvimpam.ui.float')
 
 --- Whether vim.ui.select is Neovim's own (no picker plugin replaced it).
 ---@return boolean
@@ -29,7 +30,7 @@ function M.select(items, opts, on_choice)
     lines[i] = format_item(it)
   end
   local picked
-  local win, buf, close = require('nvimpam.ui.float').open(lines, { title = opts.prompt, on_close = function()
+  local win, buf, close = float.open(lines, { title = opts.prompt, on_close = function()
     on_choice(picked and items[picked] or nil, picked)
   end })
   vim.wo[win].cursorline = true

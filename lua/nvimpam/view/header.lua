@@ -8,6 +8,7 @@ local M = {}
 
 local rows = require('nvimpam.model.rows')
 local layout = require('nvimpam.model.layout')
+local version_of = require('nvimpam.model.version').of
 
 local api = vim.api
 
@@ -59,7 +60,7 @@ function M.update()
     return M.clear(buf)
   end
   local row = api.nvim_win_get_cursor(win)[1] - 1
-  local r = rows.range(buf, row, row + 1, require('nvimpam.model.version').of(buf))
+  local r = rows.range(buf, row, row + 1, version_of(buf))
   local i = r.off + 1
   if r.kind[i] ~= rows.ROW then
     return M.clear(buf)

@@ -7,6 +7,7 @@ local M = {}
 local rows = require('nvimpam.model.rows')
 local span = require('nvimpam.model.span')
 local align_line = require('nvimpam.edit.align.line').align_line
+local undo = require('nvimpam.core.undo')
 
 local api = vim.api
 local format = string.format
@@ -51,7 +52,7 @@ function M.apply(buf, first, last)
     for k = lo, hi do
       slice[#slice + 1] = new[k]
     end
-    require('nvimpam.core.undo').step(buf, function()
+    undo.step(buf, function()
       api.nvim_buf_set_lines(buf, first + lo - 1, first + hi, false, slice)
     end)
   end

@@ -7,6 +7,11 @@ local layout = require('nvimpam.model.layout')
 local fieldheader = require('nvimpam.edit.fieldheader')
 local span = require('nvimpam.model.span')
 local build = require('nvimpam.edit.templates.build')
+local config = require('nvimpam.core.config')
+local undo = require('nvimpam.core.undo')
+local picker = require('nvimpam.ui.picker')
+local next_free = require('nvimpam.ids.complete').next_free
+local bufnr = require('nvimpam.core.buf').nr
 
 local api = vim.api
 local match = string.match
@@ -24,7 +29,7 @@ function M.file_name(key)
 end
 
 local function user_dir()
-  local d = require('nvimpam.core.config').get().templates_dir
+  local d = config.get().templates_dir
   if d == nil or d == '' then
     return nil
   end
@@ -109,7 +114,7 @@ local function own_id(buf, key, version)
   local e = list and layout.pick(list, version)
   for _, f in ipairs(e and e.rows[1].fields or {}) do
     if f.def then
-      local next_id = require('nvimpam.ids.complete').next_free(buf, f.def, 200)
+      local next_id = next_free(buf, f.def, 200)
       return next_id and { [f.name] = tostring(next_id) } or nil
     end
   end
@@ -156,7 +161,7 @@ end
 ---@param key string
 ---@return boolean
 function M.insert(buf, key)
-  buf = require('nvimpam.core.buf').nr(buf)
+  buf = bufnr(buf)
   key = vim.trim(key or '')
   if not layout.get().by_key[key] and not M.user_template(key) then
     -- Case-insensitive, for the hand-typed key.
@@ -180,7 +185,7 @@ function M.insert(buf, key)
     lnum = api.nvim_buf_line_count(buf) - 1
   end
   local at, replace = M.placement(buf, lnum)
-  require('nvimpam.core.undo').step(buf, function()
+  undo.step(buf, function()
     api.nvim_buf_set_lines(buf, at, replace and at + 1 or at, false, lines)
   end)
   if api.nvim_win_get_buf(win) == buf then
@@ -218,8 +223,8 @@ end
 --- Opens vim.ui.select over every template (picker plugins replace it) and inserts the chosen one.
 ---@param buf integer
 function M.pick(buf)
-  buf = require('nvimpam.core.buf').nr(buf)
-  require('nvimpam.ui.picker').select(M.choices(), {
+  buf = bufnr(buf)
+  picker.select(M.choices(), {
     prompt = 'PAM-CRASH card',
     format_item = function(item)
       return item.text

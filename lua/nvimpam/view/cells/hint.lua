@@ -7,6 +7,7 @@ local layout = require('nvimpam.model.layout')
 local rows = require('nvimpam.model.rows')
 local fields = require('nvimpam.model.fields')
 local version_of = require('nvimpam.model.version').of
+local named = require('nvimpam.ids.at').named
 
 local api = vim.api
 
@@ -80,7 +81,7 @@ function M.info_lines(c)
     string.format('card %s %d, row %d%s', c.card, c.version, c.row, c.row_label and (' (' .. c.row_label .. ')') or ''),
   }
   if c.id then
-    local what = require('nvimpam.ids.at').named[c.kind] and ' (by its title)' or ' id'
+    local what = named[c.kind] and ' (by its title)' or ' id'
     lines[#lines + 1] = (c.id == 'def' and 'defines a ' or 'references a ') .. c.kind .. what
   end
   return lines

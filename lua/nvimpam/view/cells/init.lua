@@ -16,6 +16,7 @@ local layout = require('nvimpam.model.layout')
 local rows = require('nvimpam.model.rows')
 local compat = require('nvimpam.core.compat')
 local versions = require('nvimpam.model.version')
+local opening = require('nvimpam.fold.opening')
 local version_of = versions.of
 
 local api = vim.api
@@ -141,7 +142,7 @@ local function table_ready()
         end
       end)
     end
-    require('nvimpam.fold.opening').after(load, M.BIG_DECK_LINES)
+    opening.after(load, M.BIG_DECK_LINES)
     vim.defer_fn(load, M.WAIT_FOR_FOLDS_MS)
   end
   return false

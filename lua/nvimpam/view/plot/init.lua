@@ -11,6 +11,10 @@ local layout = require('nvimpam.model.layout')
 local rows = require('nvimpam.model.rows')
 local span = require('nvimpam.model.span')
 local versions = require('nvimpam.model.version')
+local host = require('nvimpam.host')
+local id_at = require('nvimpam.ids.at').at
+local float = require('nvimpam.ui.float')
+local compat = require('nvimpam.core.compat')
 
 local max, min = math.max, math.min
 
@@ -101,9 +105,9 @@ end
 
 -- The source of FUNCT `id`, found by the id index (the goto path: the deck and its include files).
 local function source_of(id, buf)
-  local defs = require('nvimpam.host').wait('ids_goto', { buf, 'function', id }, ':NvimpamPlot', buf) or {}
+  local defs = host.wait('ids_goto', { buf, 'function', id }, ':NvimpamPlot', buf) or {}
   if #defs == 0 then
-    error(require('nvimpam.host').error('bad_argument', 'nvimpam: no definition of FUNCT ' .. id), 0)
+    error(host.error('bad_argument', 'nvimpam: no definition of FUNCT ' .. id), 0)
   end
   local d = defs[1]
   local b = d.buf or vim.fn.bufnr(d.file)
@@ -114,7 +118,7 @@ local function source_of(id, buf)
   end
   local c, why = read_file(d.file, d.lnum, versions.of(buf))
   if not c then
-    error(require('nvimpam.host').error('bad_argument', 'nvimpam: FUNCT ' .. id .. ': ' .. why), 0)
+    error(host.error('bad_argument', 'nvimpam: FUNCT ' .. id .. ': ' .. why), 0)
   end
   return { id = id, curve = c }
 end
@@ -129,11 +133,11 @@ local function source_at_cursor(buf)
     src.id = c and c.id
     return src
   end
-  local at = require('nvimpam.ids.at').at()
+  local at = id_at()
   if at and at.kind == 'function' then
     return source_of(at.id, buf)
   end
-  error(require('nvimpam.host').error('bad_argument', 'nvimpam: the cursor is in no FUNCT and on no function id'), 0)
+  error(host.error('bad_argument', 'nvimpam: the cursor is in no FUNCT and on no function id'), 0)
 end
 
 --- The ids of the command's arguments: numbers separated by blanks or commas.
@@ -144,7 +148,7 @@ function M.parse_ids(args)
   for tok in args:gmatch('[^%s,]+') do
     local n = tonumber(tok:match('^%+?(%d+)$') or '')
     if not n or n <= 0 then
-      error(require('nvimpam.host').error('bad_argument', 'nvimpam: "' .. tok .. '" is no FUNCT id'), 0)
+      error(host.error('bad_argument', 'nvimpam: "' .. tok .. '" is no FUNCT id'), 0)
     end
     ids[#ids + 1] = n
   end
@@ -230,8 +234,8 @@ function M.plot(args, buf)
   end
   local p = { sources = sources }
   local group = api.nvim_create_augroup('nvimpam_plot', { clear = true })
-  local timer = require('nvimpam.core.compat').uv.new_timer()
-  p.win, p.buf, p.close = require('nvimpam.ui.float').open(blank, {
+  local timer = compat.uv.new_timer()
+  p.win, p.buf, p.close = float.open(blank, {
     title = 'FUNCT ' .. table.concat(titles, ', '),
     stay = true,
     row = 1,

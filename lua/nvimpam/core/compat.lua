@@ -51,13 +51,16 @@ M.misplaces_nested_folds = v.major == 0 and v.minor < 10
 --- Marks lines [first, last) of `buf` for redraw in every window. Neovim redraws only the lines
 --- an edit changed and scrolls the ones below, so a decoration provider whose marks depend on the
 --- lines above (the cells) must ask for them. `nvim__redraw` since 0.10; before it,
---- `nvim__buf_redraw_range` (gone in 0.12).
+--- `nvim__buf_redraw_range` (gone in 0.12). Only marks them (`flush = false`): `nvim__redraw`
+--- with a range otherwise redraws the screen at once, and called from `on_lines` that draws a
+--- buffer whose windows Neovim has not yet fixed after the change (0.12: E315 when lines at the
+--- end were deleted).
 ---@param buf integer
 ---@param first integer 0-based
 ---@param last integer exclusive
 function M.redraw_lines(buf, first, last)
   if vim.api.nvim__redraw then
-    vim.api.nvim__redraw({ buf = buf, range = { first, last } })
+    vim.api.nvim__redraw({ buf = buf, range = { first, last }, flush = false })
   else
     vim.api.nvim__buf_redraw_range(buf, first, last)
   end

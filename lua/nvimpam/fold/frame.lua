@@ -6,6 +6,7 @@ local M = {}
 
 local api = vim.api
 local fn = vim.fn
+local compat = require('nvimpam.core.compat')
 local plan = require('nvimpam.fold.plan')
 local state = require('nvimpam.fold.state')
 local view = require('nvimpam.fold.view')
@@ -113,7 +114,7 @@ function M.finish(buf, failed)
   end
   st.saved, st.origin = nil, nil
   if not failed then
-    st.tick = st.pending_tick
+    st.tick, st.applied_ns = st.pending_tick, compat.uv.hrtime()
   end
 end
 

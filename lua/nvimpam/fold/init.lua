@@ -57,6 +57,15 @@ function M.applied_tick(buf)
   return st and st.tick
 end
 
+--- When the buffer's folds were last put in place, in `hrtime()` nanoseconds (nil before
+--- the first time): benchmarks time an edit to its folds on Neovim's own clock.
+---@param buf integer? 0 or nil for the current buffer
+---@return integer?
+function M.applied_at(buf)
+  local st = state.find(bufnr(buf))
+  return st and st.applied_ns
+end
+
 --- Forgets a buffer's plan (benchmarks start every run from no plan).
 ---@param buf integer? 0 or nil for the current buffer
 function M.forget(buf)

@@ -429,7 +429,7 @@ function M.refold(plan)
     return -2
   end
   st.plan, st.names, st.edits = p, plan.names, {}
-  st.tick = api.nvim_buf_get_changedtick(buf)
+  st.tick, st.applied_ns = api.nvim_buf_get_changedtick(buf), compat.uv.hrtime()
   return #create + #delete
 end
 

@@ -23,6 +23,7 @@ local plan = require('nvimpam.fold.plan')
 ---@field attached boolean whether on_lines records the edits
 ---@field wins table<integer, true>? the windows the plan went to
 ---@field tick integer? the changedtick of the last finished refresh
+---@field applied_ns integer? when it finished (hrtime)
 ---@field pending_tick integer? the changedtick of the refresh under way
 ---@field saved nvimpam.WindowView[]? the windows of the refresh under way
 ---@field origin integer? the window that was current when the refresh began

@@ -247,7 +247,9 @@ function M.track(buf, yes)
           watched[b] = nil
           return true -- detaches
         end
-        compat.redraw_lines(b, first, api.nvim_buf_line_count(b))
+        if on then
+          compat.redraw_lines(b, first, api.nvim_buf_line_count(b))
+        end
       end,
       on_detach = function(_, b)
         watched[b] = nil

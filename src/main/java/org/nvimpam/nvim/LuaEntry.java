@@ -21,6 +21,8 @@ public enum LuaEntry {
   FOLDS_REFOLD("nvimpam.fold", "refold", true, "plan"),
   /** The tick of the buffer text that the folds in place were made from (bench and soak). */
   FOLDS_APPLIED_TICK("nvimpam.fold", "applied_tick", true, "buf"),
+  /** When the folds in place were put there, on Neovim's clock (bench). */
+  FOLDS_APPLIED_AT("nvimpam.fold", "applied_at", true, "buf"),
   // lua/nvimpam/host/init.lua: the answer to every nvimpam_call; the rest for bench and soak
   HOST_DONE("nvimpam.host", "_done", false, "id", "err", "result"),
   HOST_RUNNING("nvimpam.host", "running", true),

@@ -55,6 +55,24 @@ class CellsIT extends PluginTestBase {
     assertEquals(298L, s.get("walked"), "lines 3002 (GROUP) to 3299, above the top line 3300");
   }
 
+  /**
+   * An edit marks the lines below it for the next redraw, and only marks them: drawing the screen
+   * from inside the buffer's change (Neovim 0.12 flushes a range redraw at once unless told not
+   * to) read a window's lines before Neovim had moved that window off the deleted ones (E315).
+   */
+  @Test
+  void deletingTheLastLinesShownInAnotherWindowDrawsNothingBeforeNeovimMovedIt() throws IOException {
+    for (String options : new String[] {"", ", cells = false"}) {
+      open(options, nodes(500));
+      Object result = lua("vim.cmd('split') vim.cmd('wincmd w') vim.cmd('normal! Gzt') vim.cmd('wincmd w')"
+          + " vim.cmd('redraw')"
+          + " local ok, err = pcall(vim.api.nvim_buf_set_lines, 0, 480, 501, false, {})"
+          + " vim.cmd('redraw') return ok and vim.api.nvim_buf_line_count(0) or tostring(err)");
+      assertEquals(480L, result, "cells" + options);
+      nvim.command("silent! %bwipeout!").join();
+    }
+  }
+
   @Test
   void setupCellsFalseTurnsThemOff() throws IOException {
     open(", cells = false", nodes(10));

@@ -287,15 +287,22 @@ class FoldStateIT extends PluginTestBase {
 
   private int[] checkedStep(String context, String op) throws Exception {
     Snapshot before = snapshot();
+    // cc: Insert mode starts on line l, or at the first line of the closed fold that holds it (cc
+    // then changes the whole fold's lines); lines above it stay where they are
+    Matcher cc = Pattern.compile("^(\\d+)Gcc").matcher(op);
+    int inserting = 0;
+    if (cc.find()) {
+      int l = Integer.parseInt(cc.group(1));
+      int closedAt = num(lua("return vim.fn.foldclosed(" + l + ")"));
+      inserting = closedAt > 0 ? closedAt : l;
+    }
     lua("_G.events = {}");
     doEdit(op);
     if (mode.startsWith("whole by ")) {
       nvim.command("NvimpamFold").join();
     }
     awaitRefold(context);
-    // cc: Insert mode starts on line l, at the first line of the closed fold that holds it
-    Matcher cc = Pattern.compile("^(\\d+)Gcc").matcher(op);
-    return check(before, events(), snapshot(), context, cc.find() ? Integer.parseInt(cc.group(1)) : 0);
+    return check(before, events(), snapshot(), context, inserting);
   }
 
   // ---- reading Neovim ----

@@ -12,7 +12,7 @@ import org.nvimpam.testutil.EmbeddedNvim;
 import org.nvimpam.testutil.PluginTestBase;
 
 /**
- * lua/nvimpam/view/cells.lua: one decoration provider that looks at the lines drawn only, its switches,
+ * lua/nvimpam/view/cells/init.lua: one decoration provider that looks at the lines drawn only, its switches,
  * the version it reads per buffer, and its highlight groups. (What the screen shows, group by
  * group, is proven through an attached UI elsewhere.)
  */

@@ -191,6 +191,7 @@ public final class Merge {
       List<Output> outputs = new ArrayList<>();
       ControlSection first = null;
       for (Tree t : trees) {
+        if (t.files.get(0).current == null) continue; // its offset refused: nothing to finish
         ControlSection c = finish(t, outputs, left, refusals);
         if (t.index == 0) first = c;
       }
@@ -696,9 +697,12 @@ public final class Merge {
       int last = next;
       while (last > i + 1 && (LineBytes.isComment(src.bytes(last - 1), src.start(last - 1), src.contentLength(last - 1))
           || LineBytes.isBlank(src.bytes(last - 1), src.start(last - 1), src.contentLength(last - 1)))) last--;
-      if (word == INCLU) Arrays.fill(kept, i, last, true);
-      else listed.add(i);
-      end = last;
+      if (word == INCLU) { // kept where it is, and no end of the section
+        Arrays.fill(kept, i, last, true);
+      } else {
+        listed.add(i);
+        end = last;
+      }
       i = next;
     }
     return new ControlSection(src, end, kept, listed);

@@ -87,6 +87,15 @@ public final class MergeCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       return usage(err, e.getMessage());
     }
+    for (Path d : decks) {
+      try {
+        IncludeFiles.readable(d);
+      } catch (IncludeFiles.Unreadable e) {
+        err.println("nvimpam merge: " + d + " " + e.getMessage());
+        err.flush();
+        return 2;
+      }
+    }
     int n = threads != null ? threads : Runtime.getRuntime().availableProcessors();
     Merge.Result r;
     try (CheckProgress progress = CheckProgress.start(err, "reading")) {
@@ -94,7 +103,7 @@ public final class MergeCommand implements Callable<Integer> {
         r = new Merge(new Merge.Options(decks, out, steps, n), progress).run();
       } catch (IncludeFiles.Unreadable e) {
         progress.clear();
-        err.println("nvimpam merge: a DECK " + e.getMessage());
+        err.println("nvimpam merge: a DECK " + e.getMessage()); // changed since it was looked at
         err.flush();
         return 2;
       } catch (IOException e) {

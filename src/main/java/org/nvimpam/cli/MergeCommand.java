@@ -42,12 +42,12 @@ import picocli.CommandLine.Spec;
       "",
       "Examples:",
       "  java -jar nvimpam.jar merge car.pc seat.pc -o car_seat",
-      "  java -jar nvimpam.jar merge car.pc seat.pc barrier.pc -o run1 --offset node=10000000,element=10000000",
+      "  java -jar nvimpam.jar merge car.pc seat.pc barrier.pc -o run1 --offset node=1000000",
       "",
-      "Offsets: auto (the default) leaves the first deck as it is and moves each other deck's ids of a "
-          + "kind to the next round number above the earlier decks' ids (10626 -> 20000), only where they "
-          + "would meet; KIND=N moves the KIND ids of deck k (the first is 0) by k*N, the kinds not named "
-          + "as auto does. The offsets are printed.",
+      "Offsets: auto (the default) keeps the first deck's ids and moves each other deck's ids of a kind "
+          + "by the next round number above the highest the earlier decks define (10626 -> +20000), where "
+          + "they would meet; KIND=N moves the KIND ids of deck k (the first is 0) by k*N, the kinds not "
+          + "named as auto does. The offsets are printed.",
       "",
       "Output on stdout, one a line: each deck's offsets, renamed groups, control lines left out "
           + "(FILE:LINE: left out: TEXT), copied files; refusals as FILE:LINE:COL: error: MESSAGE (1-based, "

@@ -106,7 +106,7 @@ public final class Merge {
   /** One file of a deck's tree. */
   private static final class Src {
     final Path path;
-    final Deck deck;
+    Deck deck; // until the tree is staged
     int version;
     Path rel; // its place under the deck's folder
     boolean outside;
@@ -500,6 +500,7 @@ public final class Merge {
   private void stage(Tree t, Path dir) throws IOException {
     Path base = dir.resolve(t.folder);
     for (Src f : t.files) {
+      f.deck = null; // the offset reads the staged files
       f.staged = base.resolve(f.rel);
       Files.createDirectories(f.staged.getParent());
       if (f.rewrites.isEmpty()) {

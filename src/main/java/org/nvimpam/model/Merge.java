@@ -642,17 +642,7 @@ public final class Merge {
         continue;
       }
       boolean terminated = terminated(f.current);
-      Lines src = Lines.split(Files.readAllBytes(f.current));
-      IdScanner sc = new IdScanner(table);
-      for (Map.Entry<String, String> e : t.renames.entrySet()) {
-        long key = IdKinds.key(IdKinds.GROUP, IdNames.intern(e.getKey()));
-        RenamePlan plan = RenamePlan.make(src, f.version, sc, key, e.getValue());
-        if (plan.refusal() != null) {
-          refusals.add(new Renumber.Refusal(f.path, 0, 0, "group '" + e.getKey() + "' cannot become '" + e.getValue() + "': " + plan.refusal()));
-          continue;
-        }
-        if (plan.count() > 0) src = applied(src, plan);
-      }
+      Lines src = renamed(f, Lines.split(Files.readAllBytes(f.current)), t.renames, refusals);
       if (top) {
         section = section(src, f.version);
         if (t.index > 0) {
@@ -665,6 +655,86 @@ public final class Merge {
       outputs.add(new Output(target, bytes(src, top ? section : null, terminated), null));
     }
     return section;
+  }
+
+  /**
+   * {@code src} with its group titles renamed, each as {@link RenamePlan} renames one: one scan
+   * finds the cards that name a title being renamed, and the plans read those cards only (a
+   * refused plan is made again on the whole file, whose line numbers its message gives).
+   */
+  private Lines renamed(Src f, Lines src, Map<String, String> renames, List<Renumber.Refusal> refusals) {
+    if (renames.isEmpty()) return src;
+    Set<Integer> titles = new HashSet<>();
+    for (String t : renames.keySet()) titles.add(IdNames.intern(t));
+    boolean[] hits = new boolean[src.lineCount()];
+    boolean[] any = {false};
+    IdScanner sc = new IdScanner(table);
+    Lines all = src;
+    sc.scan(src, 0, src.lineCount(), f.version, true, IdKinds.bit(IdKinds.GROUP), (line, a, b, kind, lo, hi, def) -> {
+      if (kind != IdKinds.GROUP || !titles.contains(lo) || hits[line]) return;
+      Arrays.fill(hits, IdScanner.cardStart(all, line), IdScanner.cardEnd(all, line + 1), true);
+      any[0] = true;
+    });
+    if (!any[0]) return src;
+    int[] lines = indices(hits);
+    for (Map.Entry<String, String> e : renames.entrySet()) {
+      long key = IdKinds.key(IdKinds.GROUP, IdNames.intern(e.getKey()));
+      RenamePlan plan = RenamePlan.make(new Picked(src, lines), f.version, sc, key, e.getValue());
+      if (plan.refusal() != null) {
+        plan = RenamePlan.make(src, f.version, sc, key, e.getValue());
+        refusals.add(new Renumber.Refusal(f.path, 0, 0, "group '" + e.getKey() + "' cannot become '" + e.getValue() + "': " + plan.refusal()));
+        continue;
+      }
+      if (plan.count() == 0) continue;
+      src = applied(src, plan, lines);
+      if (plan.addCount() > 0) lines = indices(shifted(lines, plan, src.lineCount()));
+    }
+    return src;
+  }
+
+  /** Lines {@code lines} of {@code src}, in order. */
+  private record Picked(Lines src, int[] lines) implements LineSource {
+    @Override
+    public int lineCount() {
+      return lines.length;
+    }
+
+    @Override
+    public byte[] bytes(int i) {
+      return src.bytes(lines[i]);
+    }
+
+    @Override
+    public int start(int i) {
+      return src.start(lines[i]);
+    }
+
+    @Override
+    public int length(int i) {
+      return src.length(lines[i]);
+    }
+  }
+
+  private static int[] indices(boolean[] picked) {
+    IntList l = new IntList();
+    for (int i = 0; i < picked.length; i++) {
+      if (picked[i]) l.add(i);
+    }
+    return Arrays.copyOf(l.a, l.size);
+  }
+
+  /** The lines picked after the plan, in a file of {@code count} lines: those of {@code lines}, and those the plan adds. */
+  private static boolean[] shifted(int[] lines, RenamePlan p, int count) {
+    boolean[] out = new boolean[count];
+    int added = 0;
+    int k = 0;
+    for (int i = 0; i < lines.length; i++) {
+      out[lines[i] + added] = true;
+      for (; k < p.addCount() && p.addAt()[k] == i; k++) {
+        for (int x = 0; x < p.adds()[k].length; x++) out[lines[i] + ++added] = true;
+      }
+    }
+    return out;
   }
 
   /**
@@ -709,8 +779,8 @@ public final class Merge {
     return new ControlSection(src, end, kept, listed);
   }
 
-  /** {@code src} with the plan's edits and added lines. */
-  private static Lines applied(Lines src, RenamePlan p) {
+  /** {@code src} with the plan's edits and added lines; the plan's line {@code i} is line {@code lines[i]}. */
+  private static Lines applied(Lines src, RenamePlan p, int[] lines) {
     Lines.Builder b = new Lines.Builder(src.lineCount() + 8, 64 * src.lineCount() + 64);
     int e = 0;
     int add = 0;
@@ -718,10 +788,10 @@ public final class Merge {
       byte[] a = src.bytes(i);
       int off = src.start(i);
       int raw = src.length(i);
-      if (e < p.count() && p.at()[3 * e] == i) {
+      if (e < p.count() && lines[p.at()[3 * e]] == i) {
         Out o = new Out();
         int pos = 0;
-        while (e < p.count() && p.at()[3 * e] == i) {
+        while (e < p.count() && lines[p.at()[3 * e]] == i) {
           int s = p.at()[3 * e + 1];
           o.put(Arrays.copyOfRange(a, off + pos, off + s));
           o.put(p.texts()[e]);
@@ -734,7 +804,7 @@ public final class Merge {
       } else {
         b.add(a, off, raw);
       }
-      while (add < p.addCount() && p.addAt()[add] == i) {
+      while (add < p.addCount() && lines[p.addAt()[add]] == i) {
         byte[] cr = Arrays.copyOfRange(a, off + src.contentLength(i), off + raw);
         for (byte[] l : p.adds()[add]) {
           byte[] x = Arrays.copyOf(l, l.length + cr.length);

@@ -243,6 +243,36 @@ class MergeTest {
   }
 
   @Test
+  void aRenameThatPassesColumn80ContinuesTheSelectionOnANewLineAndTheNextRenamesFollow() throws Exception {
+    String groups = "GROUP / clamp\n        NOD 1\n        END\nGROUP / bolt\n        NOD 1\n        END\n";
+    Path a = deck("a/a.pc", "INPUTVERSION 2011\n" + node(1) + groups);
+    String full = "        GRP 'clamp' 'bolt'    NOD" + " 1".repeat(23);
+    assertEquals(79, full.length());
+    // two lines that each rename continues on new lines, then a card whose lines come after them
+    Path b = deck("b/b.pc", "INPUTVERSION 2011\n" + node(1) + groups + "GROUP / both\n" + full + "\n        END\n"
+        + "GROUP / again\n" + full + "\n        END\n" + "GROUP / after\n        NOD 1\n        GRP 'bolt'\n        END\n");
+    Path out = dir.resolve("out");
+    Merge.Result r = merge(out, Map.of(), a, b);
+    assertEquals(List.of(), r.refusals());
+    List<String> got = Files.readAllLines(out.resolve("b/b.pc"));
+    for (String title : List.of("both", "again")) {
+      int at = got.indexOf("GROUP / " + title) + 1;
+      assertTrue(got.get(at).startsWith("        GRP 'clamp_2' 'bolt_2'    NOD 3 3 "), got.get(at));
+      int first = at;
+      int nodes = 0;
+      for (; !got.get(at).equals("        END"); at++) {
+        assertTrue(got.get(at).length() <= 80, got.get(at));
+        assertTrue(at == first || got.get(at).startsWith("        NOD 3"), got.get(at));
+        nodes += got.get(at).replaceAll("[^3]", "").length();
+      }
+      assertEquals(23, nodes, title);
+      assertTrue(at > first + 1, "continued on a new line");
+    }
+    assertEquals(List.of("GROUP / after", "        NOD 3", "        GRP 'bolt_2'", "        END"), got.subList(got.size() - 4, got.size()));
+    assertEquals(checked(a), checked(out.resolve(Merge.MASTER)));
+  }
+
+  @Test
   void controlCardsOfTheOtherDecksAreLeftOutAndListedTheFirstDecksGoToTheMaster() throws Exception {
     String control = "INPUTVERSION 2011\nUNIT MM KG MS KELVIN\n$ settings\nTITLE /  %s\nRUNEND/\n TIME 1.\nEND_RUNEND\n$ the model\n";
     Path a = deck("a/a.pc", String.format(control, "first") + "INCLU / a.inc\n" + node(1));

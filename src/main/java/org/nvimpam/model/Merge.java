@@ -644,7 +644,7 @@ public final class Merge {
       boolean terminated = terminated(f.current);
       Lines src = renamed(f, Lines.split(Files.readAllBytes(f.current)), t.renames, refusals);
       if (top) {
-        section = section(src, f.version);
+        section = section(src);
         if (t.index > 0) {
           for (int k = 0; k < section.listed().size; k++) {
             int i = section.listed().a[k];
@@ -742,7 +742,7 @@ public final class Merge {
    * after them (each up to its last line that is no comment), up to the first card that is none.
    * INCLU cards are kept where they are.
    */
-  private ControlSection section(Lines src, int version) {
+  private ControlSection section(Lines src) {
     int n = src.lineCount();
     boolean[] kept = new boolean[n];
     IntList listed = new IntList();
@@ -920,10 +920,6 @@ public final class Merge {
       if (size + n > a.length) a = Arrays.copyOf(a, Math.max(size + n, a.length * 2));
       System.arraycopy(b, off, a, size, n);
       size += n;
-    }
-
-    void blanks(int n) {
-      for (int i = 0; i < n; i++) put(new byte[] {' '});
     }
 
     void nl() {

@@ -261,7 +261,7 @@ public final class Renumber {
     }
   }
 
-  private static Path real(Path p) {
+  static Path real(Path p) {
     try {
       return p.toRealPath();
     } catch (IOException e) {
@@ -270,7 +270,7 @@ public final class Renumber {
   }
 
   /** Why {@code target} cannot be written (null: it can): the file, or the first folder of its path that exists. */
-  private static String unwritable(Path target) {
+  static String unwritable(Path target) {
     if (Files.isDirectory(target)) return "it is a folder";
     if (Files.exists(target, LinkOption.NOFOLLOW_LINKS) && !Files.isWritable(target)) return "no permission to write it";
     Path d = target.getParent();

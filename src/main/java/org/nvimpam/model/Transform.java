@@ -168,10 +168,12 @@ public final class Transform {
    * {@code v} in at most {@code width} characters with the most significant digits that fit (up to
    * 17), always with a point so that no reader takes it for an integer: plain ({@code -2.25},
    * {@code 100.}), with no 0 before the point where that gains a digit, or with an exponent
-   * ({@code 1.5E-12}); null when not even one digit fits.
+   * ({@code 1.5E-12}); null when not even one digit fits, or the value is beyond a double's range.
    */
   public static String format(BigDecimal v, int width) {
     if (v.signum() == 0) return width >= 2 ? "0." : null;
+    double d = v.doubleValue();
+    if (Double.isInfinite(d) || d == 0) return null; // beyond what the solver's doubles hold
     for (int p = MAX_DIGITS; p >= 1; p--) {
       BigDecimal r = v.round(new MathContext(p, RoundingMode.HALF_EVEN)).stripTrailingZeros();
       String plain = r.toPlainString();
@@ -696,7 +698,7 @@ public final class Transform {
       String text = format(q, fe - fs);
       if (text == null) {
         refusals.add(new Note(file, line, fs, "node " + id + "'s " + "XYZ".charAt(k) + " would become " + q.round(MathContext.DECIMAL64)
-            .toString() + ", which does not fit the " + (fe - fs) + " columns of NODE / " + "XYZ".charAt(k)));
+            .toString() + ", which does not fit the " + (fe - fs) + " columns of NODE / " + "XYZ".charAt(k) + " as a number the solver reads"));
         return null;
       }
       // where the old text began, when it did not end at the field's end: the new text begins there too, if it fits

@@ -149,6 +149,12 @@ public final class TransformCommand implements Callable<Integer> {
   private Transform.Scope scope(TreeFiles.Tree tree) {
     if (!parts.isEmpty()) return new Transform.Parts(parts.stream().mapToInt(Integer::intValue).toArray(), shared);
     if (lines == null) return new Transform.All();
+    int[] r = lineRange(tree, lines);
+    return new Transform.Lines(r[0], r[1], r[2]);
+  }
+
+  /** {@code --lines FILE:A-B}: the index of FILE in the tree, and lines A and B 0-based; else why not. */
+  static int[] lineRange(TreeFiles.Tree tree, String lines) {
     int colon = lines.lastIndexOf(':');
     int dash = colon < 0 ? -1 : lines.indexOf('-', colon);
     if (colon <= 0 || dash < 0) throw new IllegalArgumentException("--lines " + lines + ": not FILE:A-B");
@@ -165,7 +171,7 @@ public final class TransformCommand implements Callable<Integer> {
     Path dir = tree.root().getParent();
     for (Path candidate : List.of(file.toAbsolutePath().normalize(), dir.resolve(file).normalize())) {
       for (int i = 0; i < tree.files().size(); i++) {
-        if (tree.files().get(i).path().equals(candidate)) return new Transform.Lines(i, a - 1, b - 1);
+        if (tree.files().get(i).path().equals(candidate)) return new int[] {i, a - 1, b - 1};
       }
     }
     throw new IllegalArgumentException("--lines: " + file + " is no file of the deck's tree");

@@ -271,18 +271,18 @@ public final class Transform {
   }
 
   // Roles of a card, by entry.
-  private static final int OTHER = 0, NODE = 1, ELEMENT = 2, GEOMETRY = 3;
+  static final int OTHER = 0, NODE = 1, ELEMENT = 2, GEOMETRY = 3, PART = 4;
   // Fields read, by slot: the id, the coordinates, the part, the nodes (IDNODk is NODE1 + k - 1).
-  private static final int S_ID = 0, S_X = 1, S_PART = 4, S_NODE1 = 5, S_GEO = 25, S_COG = 26;
+  static final int S_ID = 0, S_X = 1, S_PART = 4, S_NODE1 = 5, S_GEO = 25, S_COG = 26;
 
   /** The fields that hold a direction, offset or position of their own, which a node's move does not carry. */
   private static final Set<String> GEOMETRIC = Set.of("FRAME.UX", "FRAME.UY", "FRAME.UZ", "FRAME.VX", "FRAME.VY", "FRAME.VZ",
       "FRAME.TX", "FRAME.TY", "FRAME.TZ", "MASS.DISr", "MASS.DISs", "MASS.DISt", "PLANE.OFFSET", "PLANE.NX", "PLANE.NY",
       "PLANE.NZ");
 
-  private static final CardLayouts TABLE = CardLayouts.bundled();
-  private static final int[] ROLES;
-  private static final int[][][] FIELDS; // by entry, then row: slot, from (0-based), to; in triples
+  static final CardLayouts TABLE = CardLayouts.bundled();
+  static final int[] ROLES; // what each entry of the table is here, by entry
+  static final int[][][] FIELDS; // by entry, then row: slot, from (0-based), to; in triples
 
   static {
     int n = TABLE.entries().size();
@@ -293,6 +293,7 @@ public final class Transform {
       int role = switch (c.word()) {
         case "NODE", "CNODE" -> NODE;
         case "FRAME", "MASS", "PLANE", "RBODY" -> GEOMETRY;
+        case "PART" -> PART;
         default -> c.category().equals("Element") || c.category().equals("Link") ? ELEMENT : OTHER;
       };
       ROLES[e] = role;
@@ -531,7 +532,7 @@ public final class Transform {
       }
       int e = picks[g] >= 0 ? picks[g] : TABLE.group(g)[0];
       int role = ROLES[e];
-      if (role == OTHER) {
+      if (role == OTHER || role == PART) {
         i = walker.skipCard(src, i);
         continue;
       }

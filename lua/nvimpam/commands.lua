@@ -187,6 +187,16 @@ M.list = {
       require('nvimpam.transform').command(o)
     end,
   },
+  {
+    name = 'NvimpamExtract',
+    nargs = '+',
+    range = true,
+    complete = 'file',
+    desc = 'nvimpam: move part={ids} (their elements and own nodes) or the range\'s cards into a new include file',
+    run = function(o)
+      require('nvimpam.extract').command(o)
+    end,
+  },
 }
 
 local by_name = {}

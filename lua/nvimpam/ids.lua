@@ -419,6 +419,9 @@ local function cannot_change(b)
   return not_writable(api.nvim_buf_get_name(b))
 end
 
+M.cannot_change = cannot_change
+M.buffer_of = buffer_of
+
 -- The name of `b` in messages: relative to the folder of `base`'s file where it is inside it.
 local function name_of(b, label, base)
   local name = api.nvim_buf_get_name(b)

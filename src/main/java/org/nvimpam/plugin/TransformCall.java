@@ -106,7 +106,7 @@ final class TransformCall {
     };
   }
 
-  private static int[] partIds(String list) {
+  static int[] partIds(String list) {
     List<Integer> ids = new ArrayList<>();
     for (String s : list.replace("{", "").replace("}", "").split(",")) {
       if (s.isBlank()) continue;
@@ -122,17 +122,17 @@ final class TransformCall {
     return ids.stream().mapToInt(Integer::intValue).toArray();
   }
 
-  private static String text(List<IdTree.Member> members, Transform.Note n) {
+  static String text(List<IdTree.Member> members, Transform.Note n) {
     if (n.file() < 0) return n.message();
     return members.get(n.file()).label() + " line " + (n.line() + 1) + ": " + n.message();
   }
 
-  private static void where(MessagePacker out, IdTree.Member m) throws IOException {
+  static void where(MessagePacker out, IdTree.Member m) throws IOException {
     if (m.live() != null) out.packString("buf").packLong(m.live().bufferId());
     else out.packString("file").packString(m.path().toString());
   }
 
-  private static Transform.Source source(IdTree.Member m, int version) {
+  static Transform.Source source(IdTree.Member m, int version) {
     return new Transform.Source() {
       @Override
       public String label() {

@@ -176,6 +176,27 @@ M.list = {
       require('nvimpam.parts').open(bufnr(o.buf))
     end,
   },
+  {
+    name = 'NvimpamTransform',
+    nargs = '+',
+    range = true,
+    bang = true,
+    complete = "customlist,v:lua.require'nvimpam.transform'.complete",
+    desc = 'nvimpam: translate, rotate, scale or mirror the nodes of the range, of part={ids} or of the tree',
+    run = function(o)
+      require('nvimpam.transform').command(o)
+    end,
+  },
+  {
+    name = 'NvimpamExtract',
+    nargs = '+',
+    range = true,
+    complete = 'file',
+    desc = 'nvimpam: move part={ids} (their elements and own nodes) or the range\'s cards into a new include file',
+    run = function(o)
+      require('nvimpam.extract').command(o)
+    end,
+  },
 }
 
 local by_name = {}

@@ -257,6 +257,8 @@ local function with_progress(what, f)
   return res
 end
 
+M.with_progress = with_progress
+
 local function call(method, args, what, buf)
   return require('nvimpam.host').wait(method, args, what, buf)
 end
@@ -417,6 +419,9 @@ local function cannot_change(b)
   return not_writable(api.nvim_buf_get_name(b))
 end
 
+M.cannot_change = cannot_change
+M.buffer_of = buffer_of
+
 -- The name of `b` in messages: relative to the folder of `base`'s file where it is inside it.
 local function name_of(b, label, base)
   local name = api.nvim_buf_get_name(b)
@@ -493,68 +498,53 @@ local function apply(b, f)
   end)
 end
 
---- :NvimpamRename {new} / grn: renumbers the id under the cursor (a group: gives it the title
---- {new}): its definition and every reference (fields in their columns, GES items, GES ranges
---- split around it) in the deck and every file of its include tree, each buffer as one undo step.
---- Files not open are loaded into listed buffers and changed there; nothing is written. Refuses,
---- and changes nothing, with every reason at once: `new` is defined already, does not fit a field
---- or a GES line, a file of the tree is read-only, binary or 'nomodifiable' (in the quickfix list
---- when they do not fit the command line). When files other than the current buffer change, or
---- include files are not found, a one-line summary, and the quickfix list names each file changed
---- (at its first change) and each include file not searched.
----@param new string|integer
----@param buf? integer
----@return table the JVM's plan: { files = { { buf|file, label, lines, edits, adds } }, defined, refusals, missing }
-function M.rename(new, buf)
-  buf = bufnr(buf)
-  local host = require('nvimpam.host')
-  local at = cursor_id()
-  local value, shown = new_id(at.kind, new)
-  local what = M.label(at.kind, at.id)
-  local tick = api.nvim_buf_get_changedtick(buf)
-  local plan = with_progress('renaming ' .. what, function()
-    return call('ids_rename', { buf, at.kind, at.id, value }, ':NvimpamRename', buf)
-  end)
-  local refused = {}
-  for _, r in ipairs(plan.refusals or {}) do
-    refused[#refused + 1] = r
-  end
-  -- Every reason in the message when they fit the command line; else each in the quickfix list,
-  -- and the message says how many.
-  local function refuse()
-    local head = string.format('nvimpam: cannot rename %s to %s', what, shown)
-    local msg = string.format('%s: %s; nothing changed', head, table.concat(refused, '; '))
-    if vim.fn.strdisplaywidth(msg) > vim.v.echospace then
-      local items = {}
-      for i, r in ipairs(refused) do
-        items[i] = { text = r }
-      end
-      vim.fn.setqflist({}, ' ', { title = msg, items = items })
-      local reasons = plural(#refused, 'reason')
-      local first = refused[1] .. (#refused > 1 and string.format(' and %d more', #refused - 1) or '')
-      msg = messages.fit({ string.format('%s: %s; nothing changed; :copen lists them', head, first),
-        string.format('%s: %s, nothing changed; :copen lists them', head, reasons),
-        string.format('%s: %s; :copen lists them', head, reasons), string.format('%s: %s; :copen', head, reasons) })
+--- Raises the refusal of a command that changes nothing: `head` and every reason in the message
+--- when they fit the command line; else each reason in the quickfix list, and the message says
+--- how many.
+---@param head string 'nvimpam: cannot ...'
+---@param refused string[]
+function M.refuse(head, refused)
+  local msg = string.format('%s: %s; nothing changed', head, table.concat(refused, '; '))
+  if vim.fn.strdisplaywidth(msg) > vim.v.echospace then
+    local items = {}
+    for i, r in ipairs(refused) do
+      items[i] = { text = r }
     end
-    error(host.error('bad_argument', msg), 0)
+    vim.fn.setqflist({}, ' ', { title = msg, items = items })
+    local reasons = plural(#refused, 'reason')
+    local first = refused[1] .. (#refused > 1 and string.format(' and %d more', #refused - 1) or '')
+    msg = messages.fit({ string.format('%s: %s; nothing changed; :copen lists them', head, first),
+      string.format('%s: %s, nothing changed; :copen lists them', head, reasons),
+      string.format('%s: %s; :copen lists them', head, reasons), string.format('%s: %s; :copen', head, reasons) })
   end
-  if api.nvim_buf_get_changedtick(buf) ~= tick then
-    refused[#refused + 1] = 'the buffer changed while the rename was planned (run it again)'
-  end
+  error(require('nvimpam.host').error('bad_argument', msg), 0)
+end
+
+--- Applies the file plans of an edit of a deck's tree ({ buf|file, label, edits, adds } each, as
+--- :NvimpamRename and :NvimpamTransform get them from the JVM), each file as one undo step of its
+--- own; sets each plan's `target` buffer. Everything is checked first: each buffer may change and
+--- holds the text the plan read, each file not open may be written; the files not open are loaded
+--- into listed buffers (and unloaded again when refused). When anything is refused, the reasons
+--- are added to `refused` and `refuse()` is called (it raises), before anything changed.
+---@param files table[]
+---@param buf integer the buffer the command ran in (names are relative to its folder)
+---@param refused string[] reasons found before
+---@param refuse fun() raises the refusal with `refused`
+---@param verb string what read the text, for messages: 'rename'
+function M.apply_files(files, buf, refused, refuse, verb)
   -- the buffer of file plan `f` checked: that it may change, and holds the text the plan read
   local function check(f)
     local b = f.target
     local why = cannot_change(b)
     local l = not why and stale_line(b, f)
     if l then
-      why = string.format('line %d is not the text the rename read (write or reload the buffer)', l)
+      why = string.format('line %d is not the text the %s read (write or reload the buffer)', l, verb)
     end
     if why then
       refused[#refused + 1] = name_of(b, f.label, buf) .. ' ' .. why
     end
   end
   -- every file checked before any is loaded or changed
-  local files = plan.files or {}
   for _, f in ipairs(files) do
     local b = f.buf or buffer_of(f.file)
     if b and api.nvim_buf_is_loaded(b) then
@@ -587,9 +577,46 @@ function M.rename(new, buf)
     end
     refuse()
   end
-  local total, items, others = 0, {}, false
   for _, f in ipairs(files) do
     apply(f.target, f)
+  end
+end
+
+--- :NvimpamRename {new} / grn: renumbers the id under the cursor (a group: gives it the title
+--- {new}): its definition and every reference (fields in their columns, GES items, GES ranges
+--- split around it) in the deck and every file of its include tree, each buffer as one undo step.
+--- Files not open are loaded into listed buffers and changed there; nothing is written. Refuses,
+--- and changes nothing, with every reason at once: `new` is defined already, does not fit a field
+--- or a GES line, a file of the tree is read-only, binary or 'nomodifiable' (in the quickfix list
+--- when they do not fit the command line). When files other than the current buffer change, or
+--- include files are not found, a one-line summary, and the quickfix list names each file changed
+--- (at its first change) and each include file not searched.
+---@param new string|integer
+---@param buf? integer
+---@return table the JVM's plan: { files = { { buf|file, label, lines, edits, adds } }, defined, refusals, missing }
+function M.rename(new, buf)
+  buf = bufnr(buf)
+  local at = cursor_id()
+  local value, shown = new_id(at.kind, new)
+  local what = M.label(at.kind, at.id)
+  local tick = api.nvim_buf_get_changedtick(buf)
+  local plan = with_progress('renaming ' .. what, function()
+    return call('ids_rename', { buf, at.kind, at.id, value }, ':NvimpamRename', buf)
+  end)
+  local refused = {}
+  for _, r in ipairs(plan.refusals or {}) do
+    refused[#refused + 1] = r
+  end
+  local function refuse()
+    M.refuse(string.format('nvimpam: cannot rename %s to %s', what, shown), refused)
+  end
+  if api.nvim_buf_get_changedtick(buf) ~= tick then
+    refused[#refused + 1] = 'the buffer changed while the rename was planned (run it again)'
+  end
+  M.apply_files(plan.files or {}, buf, refused, refuse, 'rename')
+  local files = plan.files or {}
+  local total, items, others = 0, {}, false
+  for _, f in ipairs(files) do
     total = total + f.lines
     local e, lnum, col = f.edits, nil, 1
     if #e > 0 then

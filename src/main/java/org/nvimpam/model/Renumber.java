@@ -261,7 +261,7 @@ public final class Renumber {
     }
   }
 
-  private static Path real(Path p) {
+  static Path real(Path p) {
     try {
       return p.toRealPath();
     } catch (IOException e) {

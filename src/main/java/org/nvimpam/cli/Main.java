@@ -11,10 +11,11 @@ import picocli.CommandLine.Command;
     versionProvider = VersionProvider.class,
     description = "Folding for PAM-CRASH input decks in Neovim.",
     footer = {"", "Examples (help COMMAND for more):",
-      "  java -jar nvimpam.jar renumber seat.pc -o out --offset node=1000000,part=1000"},
+      "  java -jar nvimpam.jar renumber seat.pc -o out --offset node=1000000,part=1000",
+      "  java -jar nvimpam.jar unused model.pc --remove -o clean"},
     subcommands = {CommandLine.HelpCommand.class, ServeCommand.class, FoldsCommand.class, GenCommand.class, BenchCommand.class,
       BenchOpenCommand.class, BenchColdCommand.class, BenchCellsCommand.class, BenchIdsCommand.class, SoakCommand.class, CheckCommand.class,
-      PlotCommand.class, DiffCommand.class, PartsCommand.class, RenumberCommand.class})
+      PlotCommand.class, DiffCommand.class, PartsCommand.class, RenumberCommand.class, UnusedCommand.class})
 public final class Main {
   private Main() {}
 

@@ -394,7 +394,7 @@ public final class Unused {
     }
     List<Warning> all = new ArrayList<>(warnings);
     undescribed(going, items, all);
-    return new Result(List.copyOf(files), items, all, lines);
+    return new Result(java.util.Collections.unmodifiableList(new ArrayList<>(files)), items, all, lines); // a buffer without a file: null
   }
 
   /** The rows the table does not describe that may name an id going. */
@@ -554,6 +554,25 @@ public final class Unused {
 
   // The tree from files ---------------------------------------------------------------------------
 
+  /**
+   * Whether lines {@code [line, line + lines)} of {@code src} still hold the card of {@code keys} (its
+   * definitions, and no line more): a buffer edited since it was read does not.
+   */
+  public static boolean holds(LineSource src, int version, int line, int lines, long[] keys) {
+    if (line + lines > src.lineCount() || LineBytes.headerWord(src.bytes(line), src.start(line), src.contentLength(line)) == 0) return false;
+    Unused u = new Unused();
+    u.src = src;
+    if (u.extent(line) != lines) return false;
+    List<Long> found = new ArrayList<>();
+    u.scanner.scan(src, line, line + lines, version, false, (l, a, b, kind, lo, hi, def) -> {
+      if (def) found.add(IdKinds.key(kind, lo));
+    });
+    long[] f = found.stream().mapToLong(Long::longValue).sorted().toArray();
+    long[] k = keys.clone();
+    Arrays.sort(k);
+    return Arrays.equals(f, k);
+  }
+
   /** The unused definitions of {@code deck}'s tree, read from its files. */
   public static Result find(Path deck, TreeCheck.Progress progress) throws IncludeFiles.Unreadable, IOException {
     Path root = deck.toAbsolutePath().normalize();
@@ -587,7 +606,7 @@ public final class Unused {
 
         @Override
         public void problem(Path in, IncludeLine at, IncludeLine top, ProblemCode code, String message) {
-          u.includeProblem(files.indexOf(in), at.line(), at.from(), message);
+          if (code != ProblemCode.INCLUDE_CYCLE) u.includeProblem(files.indexOf(in), at.line(), at.from(), message); // a cycle: read once
         }
       });
     } catch (UncheckedIOException e) {

@@ -45,7 +45,7 @@ local function warning_items(answer)
 end
 
 -- The list: every unused definition (type I), then the warnings.
-local function list(buf, answer)
+local function list(buf, answer, finish)
   local files, items, qf = answer.files or {}, answer.items or {}, {}
   for k = 0, #items / 6 - 1 do
     local b = 6 * k
@@ -68,6 +68,7 @@ local function list(buf, answer)
   else
     messages.info('nvimpam: nothing unused in ' .. scope(buf, files))
   end
+  finish()
 end
 
 -- The first line of file plan `r` (its runs and their texts) that `b` does not hold as the JVM
@@ -108,8 +109,69 @@ local function refuse(reasons)
   error(host.error('bad_argument', msg), 0)
 end
 
+--- The most time a slice of :NvimpamUnused!'s deletion holds Neovim's main loop, in ms.
+M.slice_ms = 8
+
+-- Deletes the runs of each plan from its buffer, bottom up, in slices of at most M.slice_ms
+-- (events and typing are served between them); each buffer's slices are one undo step of its
+-- own (the first closes the user's step before it, the others join it), and the buffers are
+-- 'nomodifiable' until their last slice, so that nothing interleaves. Then `finish()`.
+local function delete(plans, finish)
+  local uv = require('nvimpam.compat').uv
+  local undo = require('nvimpam.undo')
+  for _, r in ipairs(plans) do
+    vim.bo[r.target].modifiable = false
+    r.next, r.done = #r.runs / 2 - 1, 0
+  end
+  local p = 1
+  local slice
+  -- a slice that fails (a buffer wiped meanwhile): the other buffers modifiable again, as they were
+  local function guarded()
+    local ok, e = pcall(slice)
+    if not ok then
+      for k = p, #plans do
+        if api.nvim_buf_is_valid(plans[k].target) then
+          vim.bo[plans[k].target].modifiable = true
+        end
+      end
+      messages.report(e)
+    end
+  end
+  slice = function()
+    local t0 = uv.hrtime()
+    while p <= #plans do
+      local r = plans[p]
+      local b = r.target
+      vim.bo[b].modifiable = true
+      local first_slice = r.done == 0
+      if first_slice then
+        undo.close(b)
+      end
+      api.nvim_buf_call(b, function()
+        if not first_slice then
+          vim.cmd('undojoin')
+        end
+        repeat
+          local first, count = r.runs[2 * r.next + 1], r.runs[2 * r.next + 2]
+          api.nvim_buf_set_lines(b, first, first + count, true, {})
+          r.done, r.next = r.done + count, r.next - 1
+        until r.next < 0 or (uv.hrtime() - t0) / 1e6 >= M.slice_ms
+      end)
+      if r.next >= 0 then
+        vim.bo[b].modifiable = false
+        vim.schedule(guarded)
+        return
+      end
+      undo.close(b)
+      p = p + 1
+    end
+    finish()
+  end
+  guarded()
+end
+
 -- Deletes what the answer says, after checking every file: each buffer one undo step of its own.
-local function remove(buf, answer)
+local function remove(buf, answer, finish)
   local files = answer.files or {}
   local reasons = {}
   for _, it in ipairs(warning_items(answer)) do
@@ -170,31 +232,26 @@ local function remove(buf, answer)
   end
   if #plans == 0 then
     messages.info('nvimpam: nothing unused to remove in ' .. scope(buf, files))
+    finish()
     return
   end
-  local lines, names, qf = 0, {}, {}
-  for _, r in ipairs(plans) do
-    local n = 0
-    require('nvimpam.undo').step(r.target, function()
-      local runs = r.runs
-      for k = #runs / 2 - 1, 0, -1 do -- bottom up: the lines above keep their numbers
-        local first, count = runs[2 * k + 1], runs[2 * k + 2]
-        api.nvim_buf_set_lines(r.target, first, first + count, true, {})
-        n = n + count
-      end
-    end)
-    lines = lines + n
-    names[#names + 1] = ids().name_of(r.target, files[r.file].label, buf)
-    -- each file changed, where its first lines went
-    qf[#qf + 1] = { bufnr = r.target, lnum = math.min(r.runs[1] + 1, api.nvim_buf_line_count(r.target)), col = 1,
-      text = plural(n, 'line') .. ' removed' }
-  end
-  local head = string.format('nvimpam: %s removed (%s)', plural(removed, 'unused definition'), plural(lines, 'line'))
-  vim.fn.setqflist({}, ' ', { title = string.format('%s in %s; :wall writes them', head, table.concat(names, ', ')), items = qf })
-  messages.info(messages.fit({ string.format('%s in %s; :wall writes them', head, table.concat(names, ', ')),
-    string.format('nvimpam: %d unused removed from %s; :wall writes them, :copen lists them', removed, plural(#names, 'file')),
-    string.format('nvimpam: %d unused removed from %s; :wall writes, :copen lists', removed, plural(#names, 'file')),
-    string.format('nvimpam: %d unused removed; :wall, :copen', removed) }))
+  delete(plans, function()
+    local lines, names, qf = 0, {}, {}
+    for _, r in ipairs(plans) do
+      lines = lines + r.done
+      names[#names + 1] = ids().name_of(r.target, files[r.file].label, buf)
+      -- each file changed, where its first lines went
+      qf[#qf + 1] = { bufnr = r.target, lnum = math.min(r.runs[1] + 1, api.nvim_buf_line_count(r.target)), col = 1,
+        text = plural(r.done, 'line') .. ' removed' }
+    end
+    local head = string.format('nvimpam: %s removed (%s)', plural(removed, 'unused definition'), plural(lines, 'line'))
+    vim.fn.setqflist({}, ' ', { title = string.format('%s in %s; :wall writes them', head, table.concat(names, ', ')), items = qf })
+    messages.info(messages.fit({ string.format('%s in %s; :wall writes them', head, table.concat(names, ', ')),
+      string.format('nvimpam: %d unused removed from %s; :wall writes them, :copen lists them', removed, plural(#names, 'file')),
+      string.format('nvimpam: %d unused removed from %s; :wall writes, :copen lists', removed, plural(#names, 'file')),
+      string.format('nvimpam: %d unused removed; :wall, :copen', removed) }))
+    finish()
+  end)
 end
 
 --- :NvimpamUnused[!]: the unused definitions of the include tree of `buf` (nodes, parts,
@@ -212,10 +269,17 @@ function M.run(buf, bang, done)
       if e then
         messages.report(e)
       else
-        local ok, err = pcall(bang and remove or list, buf, answer)
+        local finish = function()
+          if done then
+            done(answer)
+          end
+        end
+        local ok, err = pcall(bang and remove or list, buf, answer, finish)
         if not ok then
           messages.report(err)
+          finish()
         end
+        return
       end
       if done then
         done(answer)

@@ -22,7 +22,7 @@ import org.nvimpam.testutil.PluginTestBase;
  * b.inc. Node 76 is used only through the GES range of group 'doors', which a MASS names; group
  * 'spare' is named by nothing, so node 90, which only it names, is unused too. The quickfix list
  * names each; with ! each file's buffer loses exactly those lines as one undo step of its own, and
- * the files on disk stay as they were.
+ * the files on disk stay as they were, also when the deletion runs in slices.
  */
 class UnusedIT extends PluginTestBase {
   static final String MATER13 = "MATER /       13     103         7.85E-6       0       0       0       0";
@@ -30,7 +30,7 @@ class UnusedIT extends PluginTestBase {
     "INPUTVERSION 2011", "INCLU / a.inc", IdsIT.MATER, "NAME Steel", IdsIT.PART, IdsIT.NAME, IdsIT.END,
     shell(100, 12, 77, 78, 79, 80), "GROUP / doors", "        NOD 70:76", "        END", MATER13, "NAME Spare",
   };
-  static final String[] A = {"$ the nodes", "INCLU / b.inc", node(76), node(77), node(78), node(79), node(80), node(90), node(91)};
+  static final String[] A = {"$ the nodes", "INCLU / b.inc", node(91), node(76), node(77), node(78), node(79), node(80), node(90)};
   static final String[] B = {
     "MASS  /        0       0", "NAME m", "              1.              1.              1.",
     "              0.              0.              0.", "        GRP 'doors'", "        END",
@@ -108,8 +108,8 @@ class UnusedIT extends PluginTestBase {
     setupDone();
     edit(main);
     unused(false);
-    assertEquals(List.of("main.pc:12:15: I unused material 13", "a.inc:8:15: I unused node 90 (only unused definitions name it)",
-        "a.inc:9:15: I unused node 91", "b.inc:7:9: I unused group 'spare'"), quickfix(), lastNote());
+    assertEquals(List.of("main.pc:12:15: I unused material 13", "a.inc:3:15: I unused node 91",
+        "a.inc:9:15: I unused node 90 (only unused definitions name it)", "b.inc:7:9: I unused group 'spare'"), quickfix(), lastNote());
     assertEquals("nvimpam: 4 unused definitions in main.pc and 2 include files",
         lua("return vim.fn.getqflist({ title = 0 }).title"));
     assertNull(lines(a)); // listed, not loaded
@@ -122,18 +122,22 @@ class UnusedIT extends PluginTestBase {
     edit(main);
     // a change of the user's own just before, through the API: the deletion must not join it
     lua("vim.api.nvim_buf_set_lines(0, -1, -1, true, { '$ mine' })");
+    // one run of lines a slice, and the undo blocks closed between slices (as a command typed meanwhile would)
+    lua("require('nvimpam.unused').slice_ms = 0 local s = vim.schedule vim.schedule = function(f) s(function() "
+        + "for _, b in ipairs(vim.api.nvim_list_bufs()) do if vim.api.nvim_buf_is_loaded(b) then require('nvimpam.undo').close(b) end end "
+        + "f() end) end");
     unused(true);
     String note = lastNote();
     List<String> mine = without(MAIN, 11, 12);
     mine.add("$ mine");
     assertEquals(mine, lines(main), note);
-    assertEquals(without(A, 7, 8), lines(a), note);
+    assertEquals(without(A, 2, 8), lines(a), note);
     assertEquals(without(B, 6, 7, 8), lines(b), note);
     assertDisk();
     assertTrue(note.startsWith("nvimpam: 4 unused removed from 3 files; :wall writes"), note); // the command line's width
     assertEquals("nvimpam: 4 unused definitions removed (7 lines) in main.pc, a.inc, b.inc; :wall writes them",
         lua("return vim.fn.getqflist({ title = 0 }).title"));
-    assertEquals(List.of("main.pc:12:1:  2 lines removed", "a.inc:7:1:  2 lines removed", "b.inc:6:1:  3 lines removed"), quickfix());
+    assertEquals(List.of("main.pc:12:1:  2 lines removed", "a.inc:3:1:  2 lines removed", "b.inc:6:1:  3 lines removed"), quickfix());
     assertEquals(1L, lua("return vim.fn.buflisted(vim.fn.bufnr('" + b + "'))"));
     undo(main);
     undo(a);

@@ -18,7 +18,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nvimpam.cli.Main;
+import org.nvimpam.deck.CardLayout;
 import org.nvimpam.deck.CardLayouts;
+import org.nvimpam.deck.FieldLayout;
+import org.nvimpam.deck.FieldType;
 import org.nvimpam.deck.Lines;
 import org.nvimpam.ids.IdKinds;
 import org.nvimpam.ids.IdScanner;
@@ -159,6 +162,28 @@ class UnusedTest {
       assertTrue(r.items().stream().anyMatch(it -> it.key() == d.getKey()), IdKinds.describe(d.getKey()));
     }
 
+    // the command line's JSON: one object per definition listed, parsed back
+    java.io.ByteArrayOutputStream json = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream stdout = System.out;
+    int code;
+    try {
+      System.setOut(new java.io.PrintStream(json, true, StandardCharsets.UTF_8));
+      code = Main.run("unused", main.toString(), "--format", "json");
+    } finally {
+      System.setOut(stdout);
+    }
+    assertEquals(1, code);
+    List<?> parsed = (List<?>) org.nvimpam.testutil.Json.parse(json.toString(StandardCharsets.UTF_8));
+    assertEquals(r.items().size(), parsed.size());
+    for (int i = 0; i < parsed.size(); i++) {
+      Map<?, ?> o = (Map<?, ?>) parsed.get(i);
+      Unused.Item it = r.items().get(i);
+      assertEquals(IdKinds.name(it.kind()), o.get("kind"));
+      assertEquals(it.line() + 1, ((Number) o.get("line")).intValue());
+      assertEquals(it.message(), o.get("message"));
+      assertTrue(String.valueOf(o.get("file")).endsWith(r.files().get(it.file()).getFileName().toString()));
+    }
+
     String before = checked(main);
     Path out = dir.resolve("out");
     Unused.Removal x = Unused.remove(r, out, false);
@@ -219,5 +244,82 @@ class UnusedTest {
     Path out = dir.resolve("out");
     assertTrue(Unused.remove(missing, out, false).refused());
     assertFalse(Files.exists(out));
+  }
+
+  /**
+   * The header line of {@code c}: its word (and variant), {@code value} in field {@code field}, 7 in
+   * each field that defines an id, blanks elsewhere.
+   */
+  private static String header(CardLayout c, FieldLayout field, int value) {
+    char[] l = new char[80];
+    java.util.Arrays.fill(l, ' ');
+    for (FieldLayout f : c.rows().get(0).fields()) {
+      boolean number = f.type() == FieldType.INT || f.type() == FieldType.INT_OR_BLANK;
+      String v = f == field ? Integer.toString(value) : f.defines() != null && number ? "7" : "";
+      for (int i = 0; i < v.length(); i++) l[f.to() - v.length() + i] = v.charAt(i);
+    }
+    String kw = (c.word() + "      ").substring(0, 6) + "/ ";
+    for (int i = 0; i < 8; i++) l[i] = kw.charAt(i);
+    if (c.key().contains(":")) {
+      for (CardLayout b : CardLayouts.bundled().entries()) {
+        if (!b.key().equals(c.word()) || b.selectFrom() <= 0) continue;
+        String variant = c.key().substring(c.key().indexOf(':') + 1);
+        for (int i = b.selectFrom() - 1; i < b.selectTo(); i++) l[i] = ' ';
+        for (int i = 0; i < variant.length(); i++) l[b.selectFrom() - 1 + i] = variant.charAt(i);
+      }
+    }
+    return new String(l).replaceAll("\\s+$", "");
+  }
+
+  /**
+   * Every header row field of the table that references a numbered kind found unused, in a card
+   * of its own with the definition it names: the definition is unused exactly when the card
+   * naming it goes too (a part: exactly when that card is no element).
+   */
+  @Test
+  void everyHeaderReferenceOfTheTableKeepsItsDefinitionWhileItsCardStays() throws Exception {
+    CardLayouts table = CardLayouts.bundled();
+    TreeSet<Integer> versions = new TreeSet<>();
+    for (CardLayout c : table.entries()) versions.add(c.version());
+    int checked = 0;
+    List<String> wrong = new ArrayList<>();
+    for (int v : versions) {
+      int[] picked = table.picks(v);
+      // the definition of each kind: the header of the first card whose header defines it
+      Map<Integer, String> defining = new HashMap<>();
+      for (int g = 0; g < picked.length; g++) {
+        if (picked[g] < 0) continue;
+        CardLayout c = table.entry(picked[g]);
+        for (FieldLayout f : c.rows().get(0).fields()) {
+          int kind = IdKinds.code(f.defines());
+          if (kind != 0 && !IdKinds.named(kind) && !c.key().contains(":")) defining.putIfAbsent(kind, header(c, f, 5));
+        }
+      }
+      for (int g = 0; g < picked.length; g++) {
+        if (picked[g] < 0) continue;
+        CardLayout c = table.entry(picked[g]);
+        if (c.version() != v) continue;
+        boolean element = false;
+        for (FieldLayout f : c.rows().get(0).fields()) element |= IdKinds.code(f.defines()) == IdKinds.ELEMENT;
+        for (FieldLayout f : c.rows().get(0).fields()) {
+          int kind = IdKinds.code(f.references());
+          boolean number = f.type() == FieldType.INT || f.type() == FieldType.INT_OR_BLANK;
+          if (kind == 0 || IdKinds.named(kind) || !number || !Unused.KIND_NAMES.contains(IdKinds.name(kind)) || !defining.containsKey(kind)) {
+            continue;
+          }
+          Path deck = dir.resolve("t" + checked + ".pc");
+          String text = "INPUTVERSION " + v + "\n" + header(c, f, 5) + "\n" + defining.get(kind) + "\n";
+          Files.writeString(deck, text, StandardCharsets.ISO_8859_1);
+          Unused.Result r = Unused.find(deck, null);
+          boolean listed = r.items().stream().anyMatch(it -> it.key() == IdKinds.key(kind, 5) && it.line() == 2);
+          boolean goes = r.items().stream().anyMatch(it -> it.line() == 1 && it.removable());
+          boolean want = kind == IdKinds.PART ? !element : goes;
+          if (listed != want) wrong.add(c.key() + "@" + v + " / " + f.name() + ": " + IdKinds.name(kind) + " 5 " + (listed ? "listed" : "not listed"));
+          checked++;
+        }
+      }
+    }
+    assertEquals(List.of(), wrong);
+    assertTrue(checked > 100, checked + " fields");
   }
 }

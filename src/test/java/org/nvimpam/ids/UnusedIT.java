@@ -168,4 +168,25 @@ class UnusedIT extends PluginTestBase {
       b.toFile().setWritable(true, false);
     }
   }
+
+  @Test
+  void aBufferChangedWhileTheJvmReadRefusesAndNothingChanges() throws IOException {
+    setupDone();
+    nvim.command("set hidden").join();
+    edit(a);
+    edit(main);
+    // a.inc's line 3 (node 91, which goes) edited after the JVM read it, before the answer is handled
+    lua("local h = require('nvimpam.host') local call = h.call h.call = function(m, args, cb, buf) return call(m, args, "
+        + "function(e, r) vim.schedule(function() vim.api.nvim_buf_set_lines(vim.fn.bufnr('" + a + "'), 2, 3, true, { '$ mine' }) end) "
+        + "cb(e, r) end, buf) end");
+    unused(true);
+    assertEquals("nvimpam: cannot remove the unused definitions: a.inc line 3 is not the text read (write or reload the buffer); "
+        + "nothing changed", lua("return vim.fn.getqflist({ title = 0 }).title"), lastNote());
+    assertEquals(List.of(MAIN), lines(main));
+    List<String> mine = new ArrayList<>(List.of(A));
+    mine.set(2, "$ mine");
+    assertEquals(mine, lines(a));
+    assertNull(lines(b)); // not loaded
+    assertDisk();
+  }
 }

@@ -91,9 +91,11 @@ public final class UnusedCommand implements Callable<Integer> {
     }
     Path root = deck.toAbsolutePath().normalize();
     List<Path> files = r.files();
+    String[] shown = new String[files.size()]; // each file as the user reaches it, once
+    for (int i = 0; i < shown.length; i++) shown[i] = CheckCommand.display(deck, root, files.get(i));
     if (removal != null && removal.refused()) {
       for (Unused.Warning w : removal.refusals()) {
-        stdout.println(CheckCommand.display(deck, root, files.get(w.file())) + ":" + (w.line() + 1) + ":" + (w.col() + 1) + ": error: "
+        stdout.println(shown[w.file()] + ":" + (w.line() + 1) + ":" + (w.col() + 1) + ": error: "
             + w.message());
       }
       stdout.flush();
@@ -113,7 +115,7 @@ public final class UnusedCommand implements Callable<Integer> {
     int count = 0;
     if (format == Format.json) stdout.print("[");
     for (Unused.Item it : r.items()) {
-      String file = CheckCommand.display(deck, root, files.get(it.file()));
+      String file = shown[it.file()];
       if (format == Format.text) {
         stdout.println(file + ":" + (it.line() + 1) + ":" + (it.col() + 1) + ": info: " + it.message());
       } else {
@@ -126,7 +128,7 @@ public final class UnusedCommand implements Callable<Integer> {
       count++;
     }
     for (Unused.Warning w : r.warnings()) {
-      String file = CheckCommand.display(deck, root, files.get(w.file()));
+      String file = shown[w.file()];
       if (format == Format.text) {
         stdout.println(file + ":" + (w.line() + 1) + ":" + (w.col() + 1) + ": warning: " + w.message());
       } else {

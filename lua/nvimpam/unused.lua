@@ -71,27 +71,6 @@ local function list(buf, answer, finish)
   finish()
 end
 
--- The first line of file plan `r` (its runs and their texts) that `b` does not hold as the JVM
--- read it: its number (1-based), or nil.
-local function stale_line(b, r)
-  local runs, texts, t = r.runs, r.lines, 0
-  local n = api.nvim_buf_line_count(b)
-  for k = 0, #runs / 2 - 1 do
-    local first, count = runs[2 * k + 1], runs[2 * k + 2]
-    if first + count > n then
-      return first + 1
-    end
-    local got = api.nvim_buf_get_lines(b, first, first + count, true)
-    for i = 1, count do
-      t = t + 1
-      if got[i]:gsub('\r$', '') ~= texts[t] then
-        return first + i
-      end
-    end
-  end
-  return nil
-end
-
 -- Refuses with every reason: in the message when they fit the command line, else in the
 -- quickfix list.
 local function refuse(reasons)
@@ -109,68 +88,99 @@ local function refuse(reasons)
   error(host.error('bad_argument', msg), 0)
 end
 
---- The most time a slice of :NvimpamUnused!'s deletion holds Neovim's main loop, in ms.
+--- The most time a slice of :NvimpamUnused!'s work holds Neovim's main loop, in ms.
 M.slice_ms = 8
 
--- Deletes the runs of each plan from its buffer, bottom up, in slices of at most M.slice_ms
--- (events and typing are served between them); each buffer's slices are one undo step of its
--- own (the first closes the user's step before it, the others join it), and the buffers are
--- 'nomodifiable' until their last slice, so that nothing interleaves. Then `finish()`.
-local function delete(plans, finish)
+-- Runs `step()` until it returns true, in slices of at most M.slice_ms (events and typing are
+-- served between them), then `after()`; an error in a step ends it with `failed(e)`.
+local function sliced(step, after, failed)
   local uv = require('nvimpam.compat').uv
-  local undo = require('nvimpam.undo')
-  for _, r in ipairs(plans) do
-    vim.bo[r.target].modifiable = false
-    r.next, r.done = #r.runs / 2 - 1, 0
-  end
-  local p = 1
-  local slice
-  -- a slice that fails (a buffer wiped meanwhile): the other buffers modifiable again, as they were
-  local function guarded()
-    local ok, e = pcall(slice)
-    if not ok then
-      for k = p, #plans do
-        if api.nvim_buf_is_valid(plans[k].target) then
-          vim.bo[plans[k].target].modifiable = true
-        end
-      end
-      messages.report(e)
-    end
-  end
-  slice = function()
+  local function go()
     local t0 = uv.hrtime()
-    while p <= #plans do
-      local r = plans[p]
-      local b = r.target
-      vim.bo[b].modifiable = true
-      local first_slice = r.done == 0
-      if first_slice then
-        undo.close(b)
-      end
-      api.nvim_buf_call(b, function()
-        if not first_slice then
-          vim.cmd('undojoin')
+    local ok, done = pcall(function()
+      repeat
+        if step() then
+          return true
         end
-        repeat
-          local first, count = r.runs[2 * r.next + 1], r.runs[2 * r.next + 2]
-          api.nvim_buf_set_lines(b, first, first + count, true, {})
-          r.done, r.next = r.done + count, r.next - 1
-        until r.next < 0 or (uv.hrtime() - t0) / 1e6 >= M.slice_ms
-      end)
-      if r.next >= 0 then
-        vim.bo[b].modifiable = false
-        vim.schedule(guarded)
-        return
-      end
-      undo.close(b)
-      p = p + 1
+      until (uv.hrtime() - t0) / 1e6 >= M.slice_ms
+      return false
+    end)
+    if not ok then
+      failed(done)
+    elseif done then
+      after()
+    else
+      vim.schedule(go)
     end
-    finish()
   end
-  guarded()
+  go()
 end
 
--- Deletes what the answer says, after checking every file: each buffer one undo step of its own.
+-- A step over the plans in order: `step(r)` on the current one until it returns true.
+local function over(plans, step)
+  local p = 1
+  return function()
+    if p <= #plans and step(plans[p]) then
+      p = p + 1
+    end
+    return p > #plans
+  end
+end
+
+-- One step of the check of plan `r`: its next run of lines compared with the text the JVM read
+-- (a final CR aside); true when done. r.stale: the first line (1-based) that differs.
+local function check_step(r)
+  local k = r.checked
+  if k >= #r.runs / 2 then
+    return true
+  end
+  local first, count = r.runs[2 * k + 1], r.runs[2 * k + 2]
+  if first + count > api.nvim_buf_line_count(r.target) then
+    r.stale = first + 1
+    return true
+  end
+  local got = api.nvim_buf_get_lines(r.target, first, first + count, true)
+  for i = 1, count do
+    if got[i]:gsub('\r$', '') ~= r.lines[r.read + i] then
+      r.stale = first + i
+      return true
+    end
+  end
+  r.read, r.checked = r.read + count, k + 1
+  return r.checked >= #r.runs / 2
+end
+
+-- One step of the deletion of plan `r`: its next run of lines from the bottom (the lines above
+-- keep their numbers). The first closes the user's undo step before it, the others join the
+-- first (:undojoin): one undo step per buffer, whatever ran between the slices. The buffer is
+-- 'nomodifiable' between its steps, so that nothing interleaves; true when done.
+local function delete_step(r)
+  local b, k = r.target, r.next
+  local undo = require('nvimpam.undo')
+  vim.bo[b].modifiable = true
+  if r.done == 0 then
+    undo.close(b)
+  end
+  api.nvim_buf_call(b, function()
+    if r.done > 0 then
+      vim.cmd('undojoin')
+    end
+    local first, count = r.runs[2 * k + 1], r.runs[2 * k + 2]
+    api.nvim_buf_set_lines(b, first, first + count, true, {})
+    r.done = r.done + count
+  end)
+  r.next = k - 1
+  if r.next >= 0 then
+    vim.bo[b].modifiable = false
+    return false
+  end
+  undo.close(b)
+  return true
+end
+
+-- Deletes what the answer says, after checking every file (no warning, each buffer modifiable
+-- and holding the text the JVM read, files not open writable): each buffer one undo step of its
+-- own, the buffers 'nomodifiable' from the check to their last change. Then `finish()`.
 local function remove(buf, answer, finish)
   local files = answer.files or {}
   local reasons = {}
@@ -179,48 +189,24 @@ local function remove(buf, answer, finish)
     reasons[#reasons + 1] = string.format('%s line %d: %s', f, it.lnum, it.text)
   end
   local plans = answer.remove or {}
-  local function check(r)
-    local b = r.target
-    local why = ids().cannot_change(b)
-    local l = not why and stale_line(b, r)
-    if l then
-      why = string.format('line %d is not the text read (write or reload the buffer)', l)
-    end
-    if why then
-      reasons[#reasons + 1] = ids().name_of(b, files[r.file].label, buf) .. ' ' .. why
-    end
+  local function name(r)
+    return ids().name_of(r.target, files[r.file].label, buf)
   end
   for _, r in ipairs(plans) do
     local f = files[r.file]
     local b = f.buf or ids().buffer_of(f.file)
+    local why
     if b and api.nvim_buf_is_loaded(b) then
       r.target = b
-      check(r)
+      why = ids().cannot_change(b)
     else
-      local why = ids().not_writable(f.file)
-      if why then
-        reasons[#reasons + 1] = f.label .. ' ' .. why
-      end
+      why = ids().not_writable(f.file)
+    end
+    if why then
+      reasons[#reasons + 1] = (r.target and name(r) or f.label) .. ' ' .. why
     end
   end
   if #reasons > 0 then
-    refuse(reasons)
-  end
-  local loaded = {}
-  for _, r in ipairs(plans) do
-    if not r.target then
-      local b = vim.fn.bufadd(files[r.file].file)
-      vim.fn.bufload(b)
-      vim.bo[b].buflisted = true
-      loaded[#loaded + 1] = b
-      r.target = b
-      check(r)
-    end
-  end
-  if #reasons > 0 then
-    for _, b in ipairs(loaded) do -- loaded for nothing: as they were, not open
-      pcall(api.nvim_buf_delete, b, {})
-    end
     refuse(reasons)
   end
   local removed = 0
@@ -235,11 +221,35 @@ local function remove(buf, answer, finish)
     finish()
     return
   end
-  delete(plans, function()
+  local loaded = {}
+  for _, r in ipairs(plans) do
+    if not r.target then
+      local b = vim.fn.bufadd(files[r.file].file)
+      vim.fn.bufload(b)
+      vim.bo[b].buflisted = true
+      loaded[#loaded + 1] = b
+      r.target = b
+    end
+    vim.bo[r.target].modifiable = false
+    r.checked, r.read, r.next, r.done = 0, 0, #r.runs / 2 - 1, 0
+  end
+  local function failed(e, unload)
+    for _, r in ipairs(plans) do
+      if api.nvim_buf_is_valid(r.target) then
+        vim.bo[r.target].modifiable = true
+      end
+    end
+    for _, b in ipairs(unload and loaded or {}) do -- loaded for nothing: as they were, not open
+      pcall(api.nvim_buf_delete, b, {})
+    end
+    messages.report(e)
+    finish()
+  end
+  local function done()
     local lines, names, qf = 0, {}, {}
     for _, r in ipairs(plans) do
       lines = lines + r.done
-      names[#names + 1] = ids().name_of(r.target, files[r.file].label, buf)
+      names[#names + 1] = name(r)
       -- each file changed, where its first lines went
       qf[#qf + 1] = { bufnr = r.target, lnum = math.min(r.runs[1] + 1, api.nvim_buf_line_count(r.target)), col = 1,
         text = plural(r.done, 'line') .. ' removed' }
@@ -251,6 +261,21 @@ local function remove(buf, answer, finish)
       string.format('nvimpam: %d unused removed from %s; :wall writes, :copen lists', removed, plural(#names, 'file')),
       string.format('nvimpam: %d unused removed; :wall, :copen', removed) }))
     finish()
+  end
+  sliced(over(plans, check_step), function()
+    for _, r in ipairs(plans) do
+      if r.stale then
+        reasons[#reasons + 1] = string.format('%s line %d is not the text read (write or reload the buffer)', name(r), r.stale)
+      end
+    end
+    if #reasons > 0 then
+      local _, e = pcall(refuse, reasons)
+      failed(e, true)
+      return
+    end
+    sliced(over(plans, delete_step), done, failed)
+  end, function(e)
+    failed(e, true)
   end)
 end
 

@@ -222,7 +222,7 @@ public final class Unused {
   private void flush() {
     int nd = nDefs - cardDefs;
     if (nd > 0 && !cardOther && card >= 0) {
-      int lines = extent(card);
+      int lines = extent(src, card);
       for (int d = cardDefs; d < nDefs; d++) dLines[d] = lines;
       if (nd > 1 || pending.size > 0) {
         int c = cFirst.size;
@@ -256,13 +256,13 @@ public final class Unused {
   }
 
   /** How many lines the card at {@code h} takes: through its last line that is no comment or blank. */
-  private int extent(int h) {
+  private static int extent(LineSource src, int h) {
     int e = IdScanner.cardEnd(src, h + 1);
-    while (e > h + 1 && blankOrComment(e - 1)) e--;
+    while (e > h + 1 && blankOrComment(src, e - 1)) e--;
     return e - h;
   }
 
-  private boolean blankOrComment(int i) {
+  private static boolean blankOrComment(LineSource src, int i) {
     byte[] a = src.bytes(i);
     int off = src.start(i);
     int len = src.contentLength(i);
@@ -556,18 +556,21 @@ public final class Unused {
 
   /**
    * Whether lines {@code [line, line + lines)} of {@code src} still hold the card of {@code keys} (its
-   * definitions, and no line more): a buffer edited since it was read does not.
+   * definitions, and no line more): a buffer edited since it was read does not. Not while a
+   * {@link #scan} runs.
    */
-  public static boolean holds(LineSource src, int version, int line, int lines, long[] keys) {
+  public boolean holds(LineSource src, int version, int line, int lines, long[] keys) {
     if (line + lines > src.lineCount() || LineBytes.headerWord(src.bytes(line), src.start(line), src.contentLength(line)) == 0) return false;
-    Unused u = new Unused();
-    u.src = src;
-    if (u.extent(line) != lines) return false;
-    List<Long> found = new ArrayList<>();
-    u.scanner.scan(src, line, line + lines, version, false, (l, a, b, kind, lo, hi, def) -> {
-      if (def) found.add(IdKinds.key(kind, lo));
+    if (extent(src, line) != lines) return false;
+    IntList found = new IntList(); // kind, id each
+    scanner.scan(src, line, line + lines, version, false, (l, a, b, kind, lo, hi, def) -> {
+      if (!def) return;
+      found.add(kind);
+      found.add(lo);
     });
-    long[] f = found.stream().mapToLong(Long::longValue).sorted().toArray();
+    long[] f = new long[found.size / 2];
+    for (int i = 0; i < f.length; i++) f[i] = IdKinds.key(found.a[2 * i], found.a[2 * i + 1]);
+    Arrays.sort(f);
     long[] k = keys.clone();
     Arrays.sort(k);
     return Arrays.equals(f, k);

@@ -51,7 +51,7 @@ final class UnusedCall {
     }
     Unused.Result r = u.finish(paths, lines);
     List<Unused.Warning> warnings = new ArrayList<>(r.warnings());
-    List<Object[]> removal = remove ? removal(members, r, warnings) : List.of();
+    List<Object[]> removal = remove ? removal(u, members, r, warnings) : List.of();
     List<Unused.Item> items = r.items();
     int shown = Math.min(cap, items.size());
     return out -> {
@@ -93,7 +93,7 @@ final class UnusedCall {
    * Per file with something to remove: {file, runs, the runs' lines}, read under the buffer's lock
    * after each card is found again where it was (else a warning: the buffer changed meanwhile).
    */
-  private static List<Object[]> removal(List<IdTree.Member> members, Unused.Result r, List<Unused.Warning> warnings) {
+  private static List<Object[]> removal(Unused u, List<IdTree.Member> members, Unused.Result r, List<Unused.Warning> warnings) {
     long[][] runs = Unused.runs(r);
     List<Object[]> out = new ArrayList<>();
     for (int f = 0; f < runs.length; f++) {
@@ -109,7 +109,7 @@ final class UnusedCall {
       List<byte[]> texts = IdTree.read(m, (deck, defs) -> {
         for (List<Unused.Item> card : cards.values()) {
           long[] keys = card.stream().mapToLong(Unused.Item::key).toArray();
-          if (!Unused.holds(deck, version, card.get(0).line(), card.get(0).lines(), keys)) return null;
+          if (!u.holds(deck, version, card.get(0).line(), card.get(0).lines(), keys)) return null;
         }
         List<byte[]> t = new ArrayList<>();
         for (int k = 0; k < fr.length; k += 2) {

@@ -197,6 +197,14 @@ M.list = {
       require('nvimpam.extract').command(o)
     end,
   },
+  {
+    name = 'NvimpamUnused',
+    bang = true,
+    desc = "nvimpam: the deck's unused nodes, parts, materials, functions, groups, frames in the quickfix list (! : delete them)",
+    run = function(o)
+      require('nvimpam.unused').run(bufnr(o.buf), o.bang)
+    end,
+  },
 }
 
 local by_name = {}

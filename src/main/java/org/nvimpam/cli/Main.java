@@ -14,11 +14,12 @@ import picocli.CommandLine.Command;
       "  java -jar nvimpam.jar renumber seat.pc -o out --offset node=1000000,part=1000",
       "  java -jar nvimpam.jar merge car.pc seat.pc -o car_seat",
       "  java -jar nvimpam.jar transform seat.pc -o out translate 0 0 30",
-      "  java -jar nvimpam.jar extract car.pc --part 100,101 --to seat.inc -o out"},
+      "  java -jar nvimpam.jar extract car.pc --part 100,101 --to seat.inc -o out",
+      "  java -jar nvimpam.jar unused model.pc --remove -o clean"},
     subcommands = {CommandLine.HelpCommand.class, ServeCommand.class, FoldsCommand.class, GenCommand.class, BenchCommand.class,
       BenchOpenCommand.class, BenchColdCommand.class, BenchCellsCommand.class, BenchIdsCommand.class, SoakCommand.class, CheckCommand.class,
       PlotCommand.class, DiffCommand.class, PartsCommand.class, RenumberCommand.class, MergeCommand.class, TransformCommand.class,
-      ExtractCommand.class})
+      ExtractCommand.class, UnusedCommand.class})
 public final class Main {
   private Main() {}
 

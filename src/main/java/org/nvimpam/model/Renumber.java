@@ -27,6 +27,7 @@ import org.nvimpam.deck.DeckFile;
 import org.nvimpam.deck.DeckVersion;
 import org.nvimpam.deck.FieldLayout;
 import org.nvimpam.deck.IncludeLine;
+import org.nvimpam.deck.LineSource;
 import org.nvimpam.deck.ProblemCode;
 import org.nvimpam.ids.IntList;
 import org.nvimpam.ids.GesLine;
@@ -55,8 +56,38 @@ public final class Renumber {
   /** Every id of {@code kind} moves by {@code amount} ({@code dense}: becomes {@code amount}, {@code amount + 1}, … in deck order). */
   public record Change(int kind, boolean dense, long amount) {}
 
-  /** A reason to refuse: {@code file} null for the run as a whole; {@code line} and {@code col} 0-based. */
-  public record Refusal(Path file, int line, int col, String message) {}
+  /**
+   * A reason to refuse: {@code file} null for the run as a whole; {@code line} and {@code col}
+   * 0-based; {@code source} the index of the file in the tree ({@link #plan}'s sources), -1 for the
+   * run as a whole.
+   */
+  public record Refusal(Path file, int line, int col, String message, int source) {
+    public Refusal(Path file, int line, int col, String message) {
+      this(file, line, col, message, -1);
+    }
+  }
+
+  /** One file of a tree whose lines are held elsewhere (a buffer's): its file (null when none), lines and version. */
+  public record Source(Path path, LineSource lines, int version) {}
+
+  /**
+   * Which ids change: all of their kinds ({@link #ALL}); those defined by the cards that hold lines
+   * {@code [from, to)} of source {@code source}; or, with {@code parts}, those parts, their elements
+   * and their elements' nodes.
+   */
+  public record Scope(int source, int from, int to, int[] parts) {
+    public static final Scope ALL = new Scope(-1, 0, 0, null);
+  }
+
+  /** Lines {@code [first, last)} of a source become {@code lines}. */
+  public record Hunk(int first, int last, byte[][] lines) {}
+
+  /** What {@link #plan} found: each source's hunks, in line order (empty when refused), the values changed per change, the refusals. */
+  public record Plan(List<List<Hunk>> hunks, long[] changed, List<Refusal> refusals) {
+    public boolean refused() {
+      return !refusals.isEmpty();
+    }
+  }
 
   /**
    * What a run did: the tree's files, in include order, and where each went (empty when refused);
@@ -100,6 +131,7 @@ public final class Renumber {
   private final int nk = IdKinds.NAMES.size();
   private final int[] changeOf = new int[nk]; // by kind: the index of its change, -1 none
   private int mask;
+  private Scope scope = Scope.ALL;
   private final ThreadLocal<IdScanner> scanners = ThreadLocal.withInitial(() -> new IdScanner(table));
 
   public Renumber(Options options, TreeCheck.Progress progress) {
@@ -114,19 +146,26 @@ public final class Renumber {
     }
   }
 
-  /** One file of the tree, read whole. */
+  /** One file of the tree, read whole; or, for a plan, a source's lines. */
   private static final class FileIn {
     final Path path;
-    final Deck deck;
+    final LineSource deck;
     final boolean lastTerminated;
+    final boolean plan; // only the changed lines are kept, each with its terminator
+    int index;
     int version;
     Path target;
     final List<Piece> pieces = new ArrayList<>();
 
-    FileIn(Path path, Deck deck, boolean lastTerminated) {
+    FileIn(Path path, LineSource deck, boolean lastTerminated, boolean plan) {
       this.path = path;
       this.deck = deck;
       this.lastTerminated = lastTerminated;
+      this.plan = plan;
+    }
+
+    Refusal refusal(int line, int col, String message) {
+      return new Refusal(path, line, col, message, index);
     }
   }
 
@@ -142,6 +181,36 @@ public final class Renumber {
     long lines = 0;
     for (FileIn f : files) lines += f.deck.lineCount();
     targets(root, files, refusals);
+    long[] changed = rewrite(files, refusals);
+    List<Path> paths = new ArrayList<>();
+    for (FileIn f : files) paths.add(f.path);
+    if (!refusals.isEmpty()) return new Result(root, paths, List.of(), changed, refusals, lines);
+    return new Result(root, paths, write(files), changed, List.of(), lines);
+  }
+
+  /**
+   * The changes of the tree {@code sources} (its root first, each file once) within {@code scope},
+   * as hunks of new lines per source; nothing is written. The checks are those of {@link #run},
+   * and the new ids of a scope must not be ids defined outside it.
+   */
+  public Plan plan(List<Source> sources, Scope scope) throws IOException {
+    this.scope = scope;
+    List<FileIn> files = new ArrayList<>();
+    for (Source s : sources) {
+      FileIn f = new FileIn(s.path(), s.lines(), true, true);
+      f.index = files.size();
+      f.version = s.version();
+      files.add(f);
+    }
+    List<Refusal> refusals = new ArrayList<>();
+    long[] changed = rewrite(files, refusals);
+    List<List<Hunk>> hunks = new ArrayList<>();
+    for (FileIn f : files) hunks.add(refusals.isEmpty() ? hunks(f) : List.of());
+    return new Plan(hunks, changed, refusals);
+  }
+
+  /** Cuts the files, finds their definitions and rewrites them; the values changed per change. */
+  private long[] rewrite(List<FileIn> files, List<Refusal> refusals) throws IOException {
     int threads = options.threads();
     ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
       Thread t = new Thread(r, "nvimpam-renumber");
@@ -150,15 +219,18 @@ public final class Renumber {
     });
     try {
       for (FileIn f : files) cut(f, threads);
-      // an offset's map needs no definitions: they are gathered while the values are rewritten
-      boolean dense = options.changes().stream().anyMatch(Change::dense);
-      if (dense) runAll(pool, files, p -> p.pass1());
-      Maps maps = dense ? maps(files, refusals) : new Maps();
+      int[][] subset = subset(files);
+      // an offset's map needs no definitions: they are gathered while the values are rewritten;
+      // a scope's new ids are checked against the definitions first
+      boolean first = subset != null || options.changes().stream().anyMatch(Change::dense);
+      if (first) runAll(pool, files, p -> p.pass1());
+      Maps maps = first ? maps(files, subset, refusals) : new Maps(null);
+      if (subset != null) clashes(files, maps, refusals);
       for (FileIn f : files) {
         for (Piece p : f.pieces) p.maps = maps;
       }
-      runAll(pool, files, p -> p.pass2(!dense));
-      undescribed(files, dense ? maps : maps(files, refusals), refusals);
+      runAll(pool, files, p -> p.pass2(!first));
+      undescribed(files, first ? maps : maps(files, null, refusals), refusals);
     } finally {
       pool.shutdownNow();
     }
@@ -169,10 +241,161 @@ public final class Renumber {
         for (int i = 0; i < changed.length; i++) changed[i] += p.changed[i];
       }
     }
-    List<Path> paths = new ArrayList<>();
-    for (FileIn f : files) paths.add(f.path);
-    if (!refusals.isEmpty()) return new Result(root, paths, List.of(), changed, refusals, lines);
-    return new Result(root, paths, write(files), changed, List.of(), lines);
+    return changed;
+  }
+
+  /** The ids of each changed kind the scope takes, sorted and unique; null for all of them. */
+  private int[][] subset(List<FileIn> files) {
+    if (scope.source() < 0 && scope.parts() == null) return null;
+    IntList[] ids = new IntList[nk];
+    for (Change c : options.changes()) ids[c.kind()] = new IntList();
+    IdScanner s = scanners.get();
+    if (scope.parts() == null) {
+      LineSource d = files.get(scope.source()).deck;
+      int from = IdScanner.cardStart(d, scope.from());
+      int to = IdScanner.cardEnd(d, Math.max(scope.to(), from + 1));
+      s.scan(d, from, to, files.get(scope.source()).version, false, mask, (line, a, b, kind, lo, hi, def) -> {
+        if (def && ids[kind] != null) ids[kind].add(lo);
+      });
+    } else {
+      int[] parts = Arrays.copyOf(scope.parts(), scope.parts().length);
+      Arrays.sort(parts);
+      for (Change c : options.changes()) {
+        if (c.kind() != IdKinds.NODE && c.kind() != IdKinds.ELEMENT && c.kind() != IdKinds.PART) {
+          throw new IllegalArgumentException("part= takes the parts, their elements and their nodes: not " + IdKinds.name(c.kind()));
+        }
+      }
+      if (ids[IdKinds.PART] != null) {
+        for (int p : parts) ids[IdKinds.PART].add(p);
+      }
+      int kinds = IdKinds.bit(IdKinds.NODE) | IdKinds.bit(IdKinds.ELEMENT) | IdKinds.bit(IdKinds.PART);
+      for (FileIn f : files) {
+        PartElements pe = new PartElements(s, parts, ids[IdKinds.ELEMENT], ids[IdKinds.NODE]);
+        s.scan(f.deck, 0, f.deck.lineCount(), f.version, true, kinds, pe);
+        pe.end();
+      }
+    }
+    int[][] out = new int[nk][];
+    for (int k = 0; k < nk; k++) {
+      if (ids[k] == null) continue;
+      int[] v = Arrays.copyOf(ids[k].a, ids[k].size);
+      Arrays.sort(v);
+      int u = 0;
+      for (int i = 0; i < v.length; i++) {
+        if (i == 0 || v[i] != v[i - 1]) v[u++] = v[i];
+      }
+      out[k] = Arrays.copyOf(v, u);
+    }
+    return out;
+  }
+
+  /**
+   * The elements of some parts and their nodes, from a scan of element cards: an element's
+   * definition opens it, the part and node references after it in the same card are its own.
+   */
+  private final class PartElements implements IdScanner.Sink {
+    final IdScanner s;
+    final int[] parts;
+    final IntList elements;
+    final IntList nodes;
+    final IntList own = new IntList(); // the open element's nodes
+    int element; // the open element, 0 none
+    int entry = -1;
+    int part;
+
+    PartElements(IdScanner s, int[] parts, IntList elements, IntList nodes) {
+      this.s = s;
+      this.parts = parts;
+      this.elements = elements;
+      this.nodes = nodes;
+    }
+
+    @Override
+    public void id(int line, int a, int b, int kind, int lo, int hi, boolean def) {
+      if (element != 0 && s.entry() != entry) end();
+      if (def && kind == IdKinds.ELEMENT) {
+        end();
+        element = lo;
+        entry = s.entry();
+        return;
+      }
+      if (element == 0 || def) return;
+      if (kind == IdKinds.PART) part = lo;
+      else if (kind == IdKinds.NODE) {
+        for (long n = lo; n <= hi; n++) own.add((int) n);
+      }
+    }
+
+    void end() {
+      if (element != 0 && part != 0 && Arrays.binarySearch(parts, part) >= 0) {
+        if (elements != null) elements.add(element);
+        if (nodes != null) {
+          for (int i = 0; i < own.size; i++) nodes.add(own.a[i]);
+        }
+      }
+      element = 0;
+      part = 0;
+      own.size = 0;
+    }
+  }
+
+  /** The new ids of a scope that are ids defined outside it: each a refusal, where that id is defined. */
+  private void clashes(List<FileIn> files, Maps maps, List<Refusal> refusals) {
+    for (Change c : options.changes()) {
+      int kind = c.kind();
+      int[] in = maps.subset[kind];
+      IntIntMap clash = new IntIntMap(); // the id defined elsewhere -> the id of the scope that would become it
+      for (int id : in) {
+        if (!maps.defined(kind, id)) continue;
+        long v = maps.map(kind, id);
+        if (v > 0 && v != id && maps.defined(kind, (int) v) && Arrays.binarySearch(in, (int) v) < 0 && clash.get((int) v) < 0) {
+          clash.put((int) v, id);
+        }
+      }
+      if (clash.size() == 0) continue;
+      for (FileIn f : files) {
+        for (Piece p : f.pieces) {
+          IntList d = p.defs[changeOf[kind]];
+          IntList at = p.defLines[changeOf[kind]];
+          for (int i = 0; i < d.size; i++) {
+            int old = clash.get(d.a[i]);
+            if (old < 0) continue;
+            refusals.add(f.refusal(at.a[i], 0, IdKinds.name(kind) + " " + old + " would become " + d.a[i]
+                + ", which is defined already, outside what is renumbered"));
+            clash.put(d.a[i], -1);
+          }
+        }
+      }
+    }
+  }
+
+  /** The changed lines of a plan's file, merged into hunks of consecutive lines. */
+  private static List<Hunk> hunks(FileIn f) {
+    List<Hunk> out = new ArrayList<>();
+    int first = -1;
+    int last = -1;
+    List<byte[]> lines = new ArrayList<>();
+    for (Piece p : f.pieces) {
+      IntList c = p.changedLines;
+      for (int i = 0; i < c.size; i += 3) {
+        int line = c.a[i];
+        if (line != last) {
+          if (first >= 0) out.add(new Hunk(first, last, lines.toArray(new byte[0][])));
+          first = line;
+          lines.clear();
+        }
+        last = line + 1;
+        int s = c.a[i + 1];
+        int e = c.a[i + 2];
+        for (int k = s; k < e; k++) {
+          if (p.out.a[k] != '\n') continue;
+          lines.add(Arrays.copyOfRange(p.out.a, s, k));
+          s = k + 1;
+        }
+      }
+    }
+    if (first >= 0) out.add(new Hunk(first, last, lines.toArray(new byte[0][])));
+    return out;
   }
 
   private List<FileIn> readTree(Path root, List<Refusal> refusals) throws IOException {
@@ -231,7 +454,7 @@ public final class Renumber {
       }
     }
     if (progress != null) progress.read(p, size, d.lineCount());
-    return new FileIn(p, d, terminated);
+    return new FileIn(p, d, terminated, false);
   }
 
   /** Where each file goes, and whether it may be written there. */
@@ -329,13 +552,27 @@ public final class Renumber {
   private final class Maps {
     final int[][] sorted = new int[nk][]; // by kind: the defined ids, ascending, unique
     final IntIntMap[] dense = new IntIntMap[nk];
+    final int[][] subset; // by kind: the ids the scope takes, ascending; null: all
+
+    Maps(int[][] subset) {
+      this.subset = subset == null ? new int[nk][] : subset;
+    }
 
     boolean defined(int kind, int id) {
       return sorted[kind] != null && Arrays.binarySearch(sorted[kind], id) >= 0;
     }
 
-    /** The new id of {@code id}: {@code > 0}; 0 when it has none (a dense renumber of an id defined nowhere); -1 out of range. */
+    /** Whether {@code id} is an id that changes: defined, and in the scope. */
+    boolean changes(int kind, int id) {
+      return subset[kind] != null ? Arrays.binarySearch(subset[kind], id) >= 0 : defined(kind, id);
+    }
+
+    /**
+     * The new id of {@code id}: {@code > 0} ({@code id} itself outside the scope); 0 when it has
+     * none (a dense renumber of an id defined nowhere); -1 out of range.
+     */
     long map(int kind, int id) {
+      if (subset[kind] != null && Arrays.binarySearch(subset[kind], id) < 0) return id;
       Change c = options.changes().get(changeOf[kind]);
       if (!c.dense()) {
         long v = id + c.amount();
@@ -346,8 +583,8 @@ public final class Renumber {
     }
   }
 
-  private Maps maps(List<FileIn> files, List<Refusal> refusals) {
-    Maps m = new Maps();
+  private Maps maps(List<FileIn> files, int[][] subset, List<Refusal> refusals) {
+    Maps m = new Maps(subset);
     for (Change c : options.changes()) {
       int kind = c.kind();
       IntList all = new IntList();
@@ -359,7 +596,7 @@ public final class Renumber {
           for (int i = 0; i < defs.size; i++) {
             int id = defs.a[i];
             all.add(id);
-            if (map != null && map.get(id) < 0) {
+            if (map != null && map.get(id) < 0 && (m.subset[kind] == null || Arrays.binarySearch(m.subset[kind], id) >= 0)) {
               if (next > Integer.MAX_VALUE) {
                 refusals.add(new Refusal(null, 0, 0, IdKinds.name(kind) + " " + id + " would get an id past " + Integer.MAX_VALUE));
                 next = Integer.MIN_VALUE; // told once
@@ -393,16 +630,16 @@ public final class Renumber {
           if (hit == null) continue;
           String card = entry < 0 ? "a card the card-layout table does not know"
               : table.entry(entry).key() + ", a line its layout does not describe";
-          refusals.add(new Refusal(f.path, line, 0, "line of " + card + " holds " + hit
+          refusals.add(f.refusal(line, 0, "line of " + card + " holds " + hit
               + ": an id there would be missed (describe the card's rows in the table, or edit the line yourself)"));
         }
         IntList uf = p.uncertainFields;
         for (int i = 0; i < uf.size; i += 6) {
           int kind = uf.a[i + 3];
           int value = uf.a[i + 4];
-          if (value <= 0 || !maps.defined(kind, value)) continue;
+          if (value <= 0 || !maps.changes(kind, value)) continue;
           CardLayout c = table.entry(uf.a[i + 5]);
-          refusals.add(new Refusal(f.path, uf.a[i], uf.a[i + 1], c.key() + " holds " + value + " in a field that names no id kind in the table, "
+          refusals.add(f.refusal(uf.a[i], uf.a[i + 1], c.key() + " holds " + value + " in a field that names no id kind in the table, "
               + "but may name " + IdKinds.name(kind) + " " + value + " (edit it yourself, or tell the table its kind)"));
         }
       }
@@ -414,7 +651,7 @@ public final class Renumber {
    * that is a changed id, as {@code "N, which may be a KIND id"}; or a run of more digits than an
    * id has, which may be ids side by side; null when none.
    */
-  private String numberNamingId(Deck d, int line, Maps maps) {
+  private String numberNamingId(LineSource d, int line, Maps maps) {
     byte[] a = d.bytes(line);
     int off = d.start(line);
     int len = d.contentLength(line);
@@ -438,7 +675,7 @@ public final class Renumber {
       if (v <= 0 || v > Integer.MAX_VALUE) continue;
       List<String> kinds = new ArrayList<>();
       for (Change c : options.changes()) {
-        if (maps.defined(c.kind(), (int) v)) kinds.add(IdKinds.name(c.kind()));
+        if (maps.changes(c.kind(), (int) v)) kinds.add(IdKinds.name(c.kind()));
       }
       if (!kinds.isEmpty()) return v + ", which may be a " + String.join(" or ", kinds) + " id";
     }
@@ -481,6 +718,8 @@ public final class Renumber {
     final int to;
     final boolean last; // holds the file's last line
     final IntList[] defs = new IntList[options.changes().size()];
+    final IntList[] defLines = new IntList[options.changes().size()]; // the line of each of defs
+    final IntList changedLines = new IntList(); // a plan's: [line, from, to) of out each
     final IntList undescribedLines = new IntList(); // [line, entry] each
     final IntList uncertainFields = new IntList(); // [line, from, to, kind, value, entry] each
     final List<Refusal> refusals = new ArrayList<>();
@@ -502,7 +741,10 @@ public final class Renumber {
       this.from = from;
       this.to = to;
       this.last = last;
-      for (int i = 0; i < defs.length; i++) defs[i] = new IntList();
+      for (int i = 0; i < defs.length; i++) {
+        defs[i] = new IntList();
+        defLines[i] = new IntList();
+      }
     }
 
     void pass1() {
@@ -511,7 +753,10 @@ public final class Renumber {
       try {
         s.scan(f.deck, from, to, f.version, false, mask, (line, a, b, kind, lo, hi, def) -> {
           int c = changeOf[kind];
-          if (def && c >= 0) defs[c].add(lo);
+          if (def && c >= 0) {
+            defs[c].add(lo);
+            defLines[c].add(line);
+          }
         });
       } finally {
         s.undescribed(null);
@@ -540,9 +785,11 @@ public final class Renumber {
     void pass2(boolean gather) {
       sc = scanners.get();
       this.gather = gather;
-      Deck d = f.deck;
+      LineSource d = f.deck;
       long bytes = 0;
-      for (int i = from; i < to; i++) bytes += d.length(i) + 1;
+      if (!f.plan) {
+        for (int i = from; i < to; i++) bytes += d.length(i) + 1;
+      }
       out = new Bytes((int) Math.min(Integer.MAX_VALUE - 16, bytes + bytes / 64 + 64));
       next = from;
       if (gather) sc.undescribed(this);
@@ -558,7 +805,10 @@ public final class Renumber {
     @Override
     public void id(int line, int a, int b, int kind, int lo, int hi, boolean def) {
       if (changeOf[kind] < 0) return;
-      if (def && gather) defs[changeOf[kind]].add(lo);
+      if (def && gather) {
+        defs[changeOf[kind]].add(lo);
+        defLines[changeOf[kind]].add(line);
+      }
       if (line != cur) {
         flush();
         copy(line);
@@ -587,10 +837,10 @@ public final class Renumber {
       return table.entry(sc.entry()).rows().get(sc.row()).fields().get(sc.field());
     }
 
-    /** Lines {@code [next, upTo)} as they are. */
+    /** Lines {@code [next, upTo)} as they are (a plan keeps none of them). */
     private void copy(int upTo) {
-      Deck d = f.deck;
-      for (int i = next; i < upTo; i++) {
+      LineSource d = f.deck;
+      for (int i = f.plan ? upTo : next; i < upTo; i++) {
         out.put(d.bytes(i), d.start(i), d.length(i));
         terminate(i);
       }
@@ -598,18 +848,34 @@ public final class Renumber {
     }
 
     private void terminate(int line) {
-      if (!(last && line == f.deck.lineCount() - 1 && !f.lastTerminated)) out.put((byte) '\n');
+      if (f.plan || !(last && line == f.deck.lineCount() - 1 && !f.lastTerminated)) out.put((byte) '\n');
     }
 
-    /** The line with hits, written with its new values. */
+    /** The line with hits, written with its new values; a plan keeps it only where it changed. */
     private void flush() {
       if (cur < 0) return;
+      int line = cur;
+      int s = out.size;
+      rewrite();
+      if (!f.plan) return;
+      LineSource d = f.deck;
+      int len = d.length(line);
+      if (out.size - s == len + 1 && Arrays.equals(out.a, s, s + len, d.bytes(line), d.start(line), d.start(line) + len)) {
+        out.size = s;
+        return;
+      }
+      changedLines.add(line);
+      changedLines.add(s);
+      changedLines.add(out.size);
+    }
+
+    private void rewrite() {
       int line = cur;
       cur = -1;
       int n = nh;
       nh = 0;
       next = line + 1;
-      Deck d = f.deck;
+      LineSource d = f.deck;
       byte[] a = d.bytes(line);
       int off = d.start(line);
       int raw = d.length(line);
@@ -633,7 +899,7 @@ public final class Renumber {
         int fe = hits[k + 6];
         int digits = digits(v);
         if (digits > fe - fs) {
-          refusals.add(new Refusal(f.path, line, fs, IdKinds.name(kind) + " " + old + " would become " + v + ", which does not fit the "
+          refusals.add(f.refusal(line, fs, IdKinds.name(kind) + " " + old + " would become " + v + ", which does not fit the "
               + (fe - fs) + " columns of " + fieldName(hits[k + 7], hits[k + 8], hits[k + 9])));
           continue;
         }
@@ -659,7 +925,7 @@ public final class Renumber {
     }
 
     private void refuseId(int line, int col, int kind, int old, long v) {
-      refusals.add(new Refusal(f.path, line, col, v < 0
+      refusals.add(f.refusal(line, col, v < 0
           ? IdKinds.name(kind) + " " + old + " would become " + (old + options.changes().get(changeOf[kind]).amount()) + ", which is no id (1 to " + Integer.MAX_VALUE + ")"
           : IdKinds.name(kind) + " " + old + " is referenced but defined nowhere in the tree: its new id cannot be told"));
     }
@@ -680,6 +946,7 @@ public final class Renumber {
           refused = true;
           continue;
         }
+        if (text == UNCHANGED) continue;
         if (Arrays.equals(a, off + g.start(t), off + g.end(t), text, 0, text.length)) continue;
         neu[t] = text;
         count++;
@@ -703,12 +970,12 @@ public final class Renumber {
           out.put(a, off + pos, raw - pos);
           terminate(line);
         }
-        case TEXT_PAST_END -> refusals.add(new Refusal(f.path, line, GesLine.END,
+        case TEXT_PAST_END -> refusals.add(f.refusal(line, GesLine.END,
             "the GES line holds text past column 80, which its new ids would move"));
         case WRAP -> {
           List<byte[]> lines = g.wrap(texts);
           if (lines == null) {
-            refusals.add(new Refusal(f.path, line, 0, "the GES line's new ids pass column 80"
+            refusals.add(f.refusal(line, 0, "the GES line's new ids pass column 80"
                 + (g.wrapFailure == GesLine.WrapFailure.TOO_LONG ? ", even continued on a new line" : ", and cannot continue on a new selection line")));
             return;
           }
@@ -723,10 +990,11 @@ public final class Renumber {
       }
     }
 
-    /** The new text of GES item {@code lo:hi} (an id when equal), or null when refused. */
+    /** The new text of GES item {@code lo:hi} (an id when equal), {@link #UNCHANGED}, or null when refused. */
     private byte[] items(int line, int col, int kind, int lo, int hi) {
       Change c = options.changes().get(changeOf[kind]);
-      if (!c.dense()) {
+      boolean all = maps.subset[kind] == null;
+      if (!c.dense() && all) {
         long a = maps.map(kind, lo);
         long b = maps.map(kind, hi);
         if (a < 0 || b < 0) {
@@ -741,15 +1009,25 @@ public final class Renumber {
           refuseId(line, col, kind, lo, v);
           return null;
         }
-        return ascii(Long.toString(v));
+        return v == lo ? UNCHANGED : ascii(Long.toString(v));
       }
       int[] s = maps.sorted[kind];
       int i = Arrays.binarySearch(s, lo);
       if (i < 0) i = -i - 1;
       IntList news = new IntList();
-      for (; i < s.length && s[i] <= hi; i++) news.add((int) maps.map(kind, s[i]));
+      boolean moves = false;
+      for (; i < s.length && s[i] <= hi; i++) {
+        long v = maps.map(kind, s[i]);
+        if (v <= 0) {
+          refuseId(line, col, kind, s[i], v);
+          return null;
+        }
+        moves |= v != s[i];
+        news.add((int) v);
+      }
+      if (!all && !moves) return UNCHANGED; // nothing of the scope in it
       if (news.size == 0) {
-        refusals.add(new Refusal(f.path, line, col, "GES range " + lo + ":" + hi + " selects no " + IdKinds.name(kind)
+        refusals.add(f.refusal(line, col, "GES range " + lo + ":" + hi + " selects no " + IdKinds.name(kind)
             + " of the tree: its new ids cannot be told"));
         return null;
       }
@@ -769,6 +1047,7 @@ public final class Renumber {
   }
 
   private static final int H = 10; // ints per hit
+  private static final byte[] UNCHANGED = new byte[0]; // a GES item that keeps its text
 
   private static byte[] ascii(String s) {
     return s.getBytes(StandardCharsets.US_ASCII);

@@ -82,7 +82,10 @@ public final class Renumber {
   /** Lines {@code [first, last)} of a source become {@code lines}. */
   public record Hunk(int first, int last, byte[][] lines) {}
 
-  /** What {@link #plan} found: each source's hunks, in line order (empty when refused), the values changed per change, the refusals. */
+  /**
+   * What {@link #plan} found: each source's hunks, in line order (to be applied only when nothing
+   * is refused), the values changed per change, the refusals.
+   */
   public record Plan(List<List<Hunk>> hunks, long[] changed, List<Refusal> refusals) {
     public boolean refused() {
       return !refusals.isEmpty();
@@ -205,7 +208,7 @@ public final class Renumber {
     List<Refusal> refusals = new ArrayList<>();
     long[] changed = rewrite(files, refusals);
     List<List<Hunk>> hunks = new ArrayList<>();
-    for (FileIn f : files) hunks.add(refusals.isEmpty() ? hunks(f) : List.of());
+    for (FileIn f : files) hunks.add(hunks(f)); // also when refused: where a change would go may be refused too
     return new Plan(hunks, changed, refusals);
   }
 
@@ -369,29 +372,39 @@ public final class Renumber {
     }
   }
 
-  /** The changed lines of a plan's file, merged into hunks of consecutive lines. */
+  /**
+   * The changed lines of a plan's file, merged into hunks of consecutive lines that stay one line
+   * each; a GES line continued on new lines is a hunk of its own (so that a hunk of as many lines
+   * as it replaces can be applied a part at a time).
+   */
   private static List<Hunk> hunks(FileIn f) {
     List<Hunk> out = new ArrayList<>();
     int first = -1;
     int last = -1;
     List<byte[]> lines = new ArrayList<>();
+    List<byte[]> one = new ArrayList<>();
     for (Piece p : f.pieces) {
       IntList c = p.changedLines;
       for (int i = 0; i < c.size; i += 3) {
         int line = c.a[i];
-        if (line != last) {
-          if (first >= 0) out.add(new Hunk(first, last, lines.toArray(new byte[0][])));
-          first = line;
-          lines.clear();
-        }
-        last = line + 1;
-        int s = c.a[i + 1];
-        int e = c.a[i + 2];
-        for (int k = s; k < e; k++) {
+        one.clear();
+        for (int k = c.a[i + 1], s = k; k < c.a[i + 2]; k++) {
           if (p.out.a[k] != '\n') continue;
-          lines.add(Arrays.copyOfRange(p.out.a, s, k));
+          one.add(Arrays.copyOfRange(p.out.a, s, k));
           s = k + 1;
         }
+        if (line != last || one.size() != 1) {
+          if (first >= 0) out.add(new Hunk(first, last, lines.toArray(new byte[0][])));
+          first = -1;
+          lines.clear();
+        }
+        if (one.size() != 1) {
+          out.add(new Hunk(line, line + 1, one.toArray(new byte[0][])));
+          continue;
+        }
+        if (first < 0) first = line;
+        last = line + 1;
+        lines.add(one.get(0));
       }
     }
     if (first >= 0) out.add(new Hunk(first, last, lines.toArray(new byte[0][])));
@@ -1011,21 +1024,12 @@ public final class Renumber {
         }
         return v == lo ? UNCHANGED : ascii(Long.toString(v));
       }
+      if (!all) return scopedRange(maps, this, line, col, kind, lo, hi);
       int[] s = maps.sorted[kind];
       int i = Arrays.binarySearch(s, lo);
       if (i < 0) i = -i - 1;
       IntList news = new IntList();
-      boolean moves = false;
-      for (; i < s.length && s[i] <= hi; i++) {
-        long v = maps.map(kind, s[i]);
-        if (v <= 0) {
-          refuseId(line, col, kind, s[i], v);
-          return null;
-        }
-        moves |= v != s[i];
-        news.add((int) v);
-      }
-      if (!all && !moves) return UNCHANGED; // nothing of the scope in it
+      for (; i < s.length && s[i] <= hi; i++) news.add((int) maps.map(kind, s[i]));
       if (news.size == 0) {
         refusals.add(f.refusal(line, col, "GES range " + lo + ":" + hi + " selects no " + IdKinds.name(kind)
             + " of the tree: its new ids cannot be told"));
@@ -1044,6 +1048,46 @@ public final class Renumber {
       }
       return ascii(sb.toString());
     }
+  }
+
+  /**
+   * The new text of GES range {@code lo:hi} where a scope takes some ids of its kind: those ids
+   * mapped, the rest of the range kept as it is (ids defined nowhere too); {@link #UNCHANGED}
+   * when it holds none of the scope's ids; null when refused.
+   */
+  private byte[] scopedRange(Maps maps, Piece p, int line, int col, int kind, int lo, int hi) {
+    int[] sub = maps.subset[kind];
+    int i = Arrays.binarySearch(sub, lo);
+    if (i < 0) i = -i - 1;
+    List<long[]> runs = new ArrayList<>();
+    long keep = lo; // the first id of the kept run
+    for (; i < sub.length && sub[i] <= hi; i++) {
+      int id = sub[i];
+      long v = maps.map(kind, id);
+      if (v <= 0) {
+        p.refuseId(line, col, kind, id, v);
+        return null;
+      }
+      if (v == id) continue;
+      if (keep < id) runs.add(new long[] {keep, id - 1});
+      runs.add(new long[] {v, v});
+      keep = id + 1L;
+    }
+    if (runs.isEmpty()) return UNCHANGED;
+    if (keep <= hi) runs.add(new long[] {keep, hi});
+    runs.sort((x, y) -> Long.compare(x[0], y[0]));
+    StringBuilder sb = new StringBuilder();
+    for (int k = 0; k < runs.size();) {
+      long a = runs.get(k)[0];
+      long b = runs.get(k)[1];
+      int e = k + 1;
+      while (e < runs.size() && runs.get(e)[0] <= b + 1) b = Math.max(b, runs.get(e++)[1]);
+      if (sb.length() > 0) sb.append(' ');
+      sb.append(a);
+      if (b > a) sb.append(':').append(b);
+      k = e;
+    }
+    return ascii(sb.toString());
   }
 
   private static final int H = 10; // ints per hit

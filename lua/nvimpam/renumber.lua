@@ -23,7 +23,7 @@ end
 
 local function done(state)
   M.last = state
-  vim.cmd('doautocmd <nomodeline> User NvimpamRenumberDone')
+  api.nvim_exec_autocmds('User', { pattern = 'NvimpamRenumberDone', modeline = false })
 end
 
 -- part=1,2,5:9 -> { 1, 2, 5, 6, 7, 8, 9 }, or nil and why.

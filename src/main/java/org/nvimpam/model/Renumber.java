@@ -22,6 +22,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.nvimpam.deck.CardLayout;
 import org.nvimpam.deck.CardLayouts;
+import org.nvimpam.deck.ChunkLines;
 import org.nvimpam.deck.Deck;
 import org.nvimpam.deck.DeckFile;
 import org.nvimpam.deck.DeckVersion;
@@ -152,13 +153,14 @@ public final class Renumber {
   /** One file of the tree, read whole; or, for a plan, a source's lines. */
   private static final class FileIn {
     final Path path;
-    final LineSource deck;
-    final boolean lastTerminated;
+    final LineSource deck; // null while a file is streamed
+    boolean lastTerminated;
     final boolean plan; // only the changed lines are kept, each with its terminator
     int index;
-    int version;
+    int version = -1;
     Path target;
     final List<Piece> pieces = new ArrayList<>();
+    final List<IncludeLine> includes = new ArrayList<>(); // a streamed file's
 
     FileIn(Path path, LineSource deck, boolean lastTerminated, boolean plan) {
       this.path = path;
@@ -179,6 +181,7 @@ public final class Renumber {
   public Result run(Path deck) throws IncludeFiles.Unreadable, IOException {
     Path root = deck.toAbsolutePath().normalize();
     IncludeFiles.readable(root);
+    if (options.changes().stream().noneMatch(Change::dense)) return stream(root);
     List<Refusal> refusals = new ArrayList<>();
     List<FileIn> files = readTree(root, refusals);
     long lines = 0;
@@ -411,6 +414,206 @@ public final class Renumber {
     return out;
   }
 
+  /**
+   * An offset, which needs no definitions before it rewrites: each file is read in pieces of whole
+   * cards, rewritten on the workers and written to its temporary file piece by piece, in order,
+   * each piece dropped once written; the files are moved into place when nothing is refused.
+   */
+  private Result stream(Path root) throws IOException {
+    List<Refusal> refusals = new ArrayList<>();
+    List<FileIn> files = new ArrayList<>();
+    Maps maps = new Maps(null);
+    int threads = options.threads();
+    ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+      Thread t = new Thread(r, "nvimpam-renumber");
+      t.setDaemon(true);
+      return t;
+    });
+    Path rootDir = root.getParent();
+    Path out = options.outDir() == null ? rootDir : options.outDir().toAbsolutePath().normalize();
+    List<Path> temps = new ArrayList<>();
+    List<Path> made = new ArrayList<>(); // folders made for the temporary files
+    long[] lines = {0};
+    try {
+      FileIn top = new FileIn(root, null, true, false);
+      files.add(top);
+      try {
+        IncludeWalk.walk(top, new IncludeWalk.Members<FileIn>() {
+          @Override
+          public Path path(FileIn f) {
+            return f.path;
+          }
+
+          @Override
+          public List<IncludeLine> includes(FileIn f) {
+            try {
+              Path rel = rootDir.relativize(f.path);
+              Path target = rel.startsWith("..") || rel.isAbsolute() ? (options.inPlace() ? f.path : null) : out.resolve(rel).normalize();
+              Path tmp = null;
+              if (target != null && unwritable(target) == null) {
+                for (Path d = target.getParent(); d != null && !Files.exists(d); d = d.getParent()) made.add(d);
+                Files.createDirectories(target.getParent());
+                tmp = temp(target);
+                temps.add(tmp);
+              }
+              lines[0] += streamFile(f, top.version, tmp, pool, maps);
+            } catch (IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+            return f.includes;
+          }
+
+          @Override
+          public FileIn open(Path p) throws IncludeFiles.Unreadable {
+            IncludeFiles.readable(p);
+            FileIn f = new FileIn(p, null, true, false);
+            files.add(f);
+            return f;
+          }
+
+          @Override
+          public void problem(FileIn in, IncludeLine at, IncludeLine via, ProblemCode code, String message) {
+            refusals.add(new Refusal(in.path, at.line(), at.from(), message + ": the ids of the tree cannot all be renumbered without it"));
+          }
+        });
+      } catch (java.io.UncheckedIOException e) {
+        throw e.getCause();
+      }
+      targets(root, files, refusals);
+      undescribed(files, maps(files, null, refusals), refusals);
+      long[] changed = new long[options.changes().size()];
+      for (FileIn f : files) {
+        for (Piece p : f.pieces) {
+          refusals.addAll(p.refusals);
+          for (int i = 0; i < changed.length; i++) changed[i] += p.changed[i];
+        }
+      }
+      List<Path> paths = new ArrayList<>();
+      for (FileIn f : files) paths.add(f.path);
+      if (!refusals.isEmpty()) return new Result(root, paths, List.of(), changed, refusals, lines[0]);
+      List<Path> written = new ArrayList<>();
+      for (FileIn f : files) {
+        Path tmp = temp(f.target);
+        keepPermissions(f.target, tmp);
+        Files.move(tmp, f.target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        temps.remove(tmp);
+        written.add(f.target);
+      }
+      made.clear();
+      return new Result(root, paths, written, changed, List.of(), lines[0]);
+    } finally {
+      pool.shutdownNow();
+      for (Path t : temps) Files.deleteIfExists(t);
+      made.sort((x, y) -> y.getNameCount() - x.getNameCount()); // the deepest first
+      for (Path d : made) {
+        try {
+          Files.deleteIfExists(d);
+        } catch (java.nio.file.DirectoryNotEmptyException e) {
+          // a folder that holds something else now: not ours to remove
+        }
+      }
+    }
+  }
+
+  /**
+   * Reads {@code f} in pieces of whole cards, rewrites them on {@code pool} and writes them in
+   * order to {@code tmp} (nothing written when null); its lines.
+   */
+  private long streamFile(FileIn f, int topVersion, Path tmp, ExecutorService pool, Maps maps) throws IOException {
+    BasicFileAttributes at;
+    try {
+      at = IncludeFiles.attributes(f.path);
+    } catch (IncludeFiles.Unreadable e) {
+      throw new IOException(f.path + " " + e.getMessage());
+    }
+    long size = at.size();
+    if (size > 0) {
+      try (FileChannel ch = FileChannel.open(f.path, StandardOpenOption.READ)) {
+        ByteBuffer b = ByteBuffer.allocate(1);
+        ch.read(b, size - 1);
+        f.lastTerminated = b.get(0) == '\n';
+      }
+    }
+    int window = 2 * options.threads() + 1;
+    java.util.ArrayDeque<Future<Piece>> ahead = new java.util.ArrayDeque<>();
+    long[] base = {0};
+    long[] bytes = {0};
+    try (OutputStream o = tmp == null ? OutputStream.nullOutputStream()
+        : new java.io.BufferedOutputStream(Files.newOutputStream(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+            StandardOpenOption.WRITE), 1 << 20)) {
+      CardPieces pieces = new CardPieces(l -> {
+        int n = l.lineCount();
+        Piece p = new Piece(f, l, (int) base[0], 0, n, false);
+        List<IncludeLine> found = new ArrayList<>();
+        IncludeLine.read(l, 0, n, found);
+        for (IncludeLine il : found) f.includes.add(new IncludeLine(il.line() + p.base, il.from(), il.to(), il.name()));
+        base[0] += n;
+        p.maps = maps;
+        f.pieces.add(p);
+        ahead.add(pool.submit(() -> {
+          p.pass2(true);
+          return p;
+        }));
+        if (progress != null) progress.read(f.path, bytes[0], base[0]);
+        try {
+          while (ahead.size() > window) put(ahead.poll(), o, false);
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      });
+      try {
+        DeckFile.read(f.path, size, false, c -> {
+          if (f.version < 0) {
+            int own = DeckVersion.declared(ChunkLines.of(c));
+            f.version = own > 0 ? own : topVersion > 0 ? topVersion : table.newestVersion();
+          }
+          bytes[0] += c.byteSize();
+          pieces.take(c);
+        });
+        pieces.end();
+      } catch (java.io.UncheckedIOException e) {
+        throw e.getCause();
+      }
+      if (f.version < 0) f.version = topVersion > 0 ? topVersion : table.newestVersion();
+      while (!ahead.isEmpty()) put(ahead.poll(), o, ahead.isEmpty() && !f.lastTerminated);
+    } finally {
+      for (Future<Piece> x : ahead) x.cancel(true);
+    }
+    return base[0];
+  }
+
+  /** Writes a rewritten piece and drops its lines; {@code unterminated}: the file's last line has no newline. */
+  private static void put(Future<Piece> x, OutputStream o, boolean unterminated) throws IOException {
+    Piece p;
+    try {
+      p = x.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted", e);
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause();
+      if (c instanceof IOException io) throw io;
+      if (c instanceof RuntimeException r) throw r;
+      if (c instanceof Error er) throw er;
+      throw new IllegalStateException(c);
+    }
+    int n = p.out.size;
+    if (unterminated && n > 0 && p.out.a[n - 1] == '\n') n--;
+    o.write(p.out.a, 0, n);
+    p.drop();
+  }
+
+  private static Path temp(Path target) {
+    return target.resolveSibling("." + target.getFileName() + ".nvimpam-renumber");
+  }
+
+  private static void keepPermissions(Path target, Path tmp) throws IOException {
+    if (!Files.exists(target)) return;
+    PosixFileAttributeView from = Files.getFileAttributeView(target, PosixFileAttributeView.class);
+    PosixFileAttributeView to = Files.getFileAttributeView(tmp, PosixFileAttributeView.class);
+    if (from != null && to != null) to.setPermissions(from.readAttributes().permissions());
+  }
+
   private List<FileIn> readTree(Path root, List<Refusal> refusals) throws IOException {
     List<FileIn> files = new ArrayList<>();
     FileIn top = read(root);
@@ -635,11 +838,10 @@ public final class Renumber {
   private void undescribed(List<FileIn> files, Maps maps, List<Refusal> refusals) {
     for (FileIn f : files) {
       for (Piece p : f.pieces) {
-        IntList u = p.undescribedLines;
-        for (int i = 0; i < u.size; i += 2) {
-          int line = u.a[i];
-          int entry = u.a[i + 1];
-          String hit = numberNamingId(f.deck, line, maps);
+        for (Unread u : p.unread) {
+          int line = u.line();
+          int entry = u.entry();
+          String hit = numberNamingId(u, maps);
           if (hit == null) continue;
           String card = entry < 0 ? "a card the card-layout table does not know"
               : table.entry(entry).key() + ", a line its layout does not describe";
@@ -660,11 +862,29 @@ public final class Renumber {
   }
 
   /**
-   * The first integer of the line (no part of a real number; blanks, commas and letters around it)
-   * that is a changed id, as {@code "N, which may be a KIND id"}; or a run of more digits than an
-   * id has, which may be ids side by side; null when none.
+   * A line the table does not describe: its integers (no part of a real number; blanks, commas and
+   * letters around them) that may be ids, up to a run of more digits than an id has ({@code run},
+   * which may be ids side by side), kept until the definitions are known.
    */
-  private String numberNamingId(LineSource d, int line, Maps maps) {
+  private record Unread(int line, int entry, int[] values, String run) {}
+
+  /**
+   * The first integer of the line that is a changed id, as {@code "N, which may be a KIND id"};
+   * or a run of more digits than an id has; null when none.
+   */
+  private String numberNamingId(Unread u, Maps maps) {
+    for (int v : u.values()) {
+      List<String> kinds = new ArrayList<>();
+      for (Change c : options.changes()) {
+        if (maps.changes(c.kind(), v)) kinds.add(IdKinds.name(c.kind()));
+      }
+      if (!kinds.isEmpty()) return v + ", which may be a " + String.join(" or ", kinds) + " id";
+    }
+    return u.run() == null ? null : u.run() + " (digits side by side, which may hold ids)";
+  }
+
+  private static Unread unread(LineSource d, int line, int base, int entry) {
+    IntList values = new IntList();
     byte[] a = d.bytes(line);
     int off = d.start(line);
     int len = d.contentLength(line);
@@ -683,16 +903,14 @@ public final class Renumber {
         while (i < len && a[off + i] != ' ' && a[off + i] != ',') i++; // the rest of the number
         continue;
       }
-      if (i - s > 10) return new String(a, off + s, i - s, StandardCharsets.US_ASCII) + " (digits side by side, which may hold ids)";
-      long v = Long.parseLong(new String(a, off + s, i - s, StandardCharsets.US_ASCII));
-      if (v <= 0 || v > Integer.MAX_VALUE) continue;
-      List<String> kinds = new ArrayList<>();
-      for (Change c : options.changes()) {
-        if (maps.changes(c.kind(), (int) v)) kinds.add(IdKinds.name(c.kind()));
+      if (i - s > 10) {
+        return new Unread(base + line, entry, Arrays.copyOf(values.a, values.size), new String(a, off + s, i - s, StandardCharsets.US_ASCII));
       }
-      if (!kinds.isEmpty()) return v + ", which may be a " + String.join(" or ", kinds) + " id";
+      long v = 0;
+      for (int k = s; k < i; k++) v = 10 * v + (a[off + k] - '0');
+      if (v > 0 && v <= Integer.MAX_VALUE) values.add((int) v);
     }
-    return null;
+    return new Unread(base + line, entry, Arrays.copyOf(values.a, values.size), null);
   }
 
   /** Writes every file to a temporary file beside its target, then moves them all into place. */
@@ -702,16 +920,12 @@ public final class Renumber {
     try {
       for (FileIn f : files) {
         Files.createDirectories(f.target.getParent());
-        Path tmp = f.target.resolveSibling("." + f.target.getFileName() + ".nvimpam-renumber");
+        Path tmp = temp(f.target);
         temps.add(tmp);
         try (OutputStream o = Files.newOutputStream(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
           for (Piece p : f.pieces) o.write(p.out.a, 0, p.out.size);
         }
-        if (Files.exists(f.target)) {
-          PosixFileAttributeView from = Files.getFileAttributeView(f.target, PosixFileAttributeView.class);
-          PosixFileAttributeView to = Files.getFileAttributeView(tmp, PosixFileAttributeView.class);
-          if (from != null && to != null) to.setPermissions(from.readAttributes().permissions());
-        }
+        keepPermissions(f.target, tmp);
       }
       for (int i = 0; i < files.size(); i++) {
         Files.move(temps.get(i), files.get(i).target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -724,16 +938,21 @@ public final class Renumber {
     return written;
   }
 
-  /** Lines {@code [from, to)} of a file: its definitions, then its new bytes. */
+  /**
+   * Lines {@code [from, to)} of {@code src}, which are lines {@code base + from ...} of a file: its
+   * definitions, then its new bytes.
+   */
   private final class Piece implements IdScanner.Sink, IdScanner.Undescribed {
     final FileIn f;
+    LineSource src; // null once dropped
+    final int base;
     final int from;
     final int to;
     final boolean last; // holds the file's last line
     final IntList[] defs = new IntList[options.changes().size()];
     final IntList[] defLines = new IntList[options.changes().size()]; // the line of each of defs
     final IntList changedLines = new IntList(); // a plan's: [line, from, to) of out each
-    final IntList undescribedLines = new IntList(); // [line, entry] each
+    final List<Unread> unread = new ArrayList<>();
     final IntList uncertainFields = new IntList(); // [line, from, to, kind, value, entry] each
     final List<Refusal> refusals = new ArrayList<>();
     final long[] changed = new long[options.changes().size()];
@@ -750,7 +969,25 @@ public final class Renumber {
     byte[][] neu = new byte[16][];
 
     Piece(FileIn f, int from, int to, boolean last) {
+      this(f, f.deck, 0, from, to, last);
+    }
+
+    Refusal refusal(int line, int col, String message) {
+      return f.refusal(base + line, col, message);
+    }
+
+    /** Lets go of the lines and the new bytes, once written. */
+    void drop() {
+      src = null;
+      out = null;
+      hits = null;
+      neu = null;
+    }
+
+    Piece(FileIn f, LineSource src, int base, int from, int to, boolean last) {
       this.f = f;
+      this.src = src;
+      this.base = base;
       this.from = from;
       this.to = to;
       this.last = last;
@@ -764,11 +1001,11 @@ public final class Renumber {
       IdScanner s = scanners.get();
       s.undescribed(this);
       try {
-        s.scan(f.deck, from, to, f.version, false, mask, (line, a, b, kind, lo, hi, def) -> {
+        s.scan(src, from, to, f.version, false, mask, (line, a, b, kind, lo, hi, def) -> {
           int c = changeOf[kind];
           if (def && c >= 0) {
             defs[c].add(lo);
-            defLines[c].add(line);
+            defLines[c].add(base + line);
           }
         });
       } finally {
@@ -779,14 +1016,13 @@ public final class Renumber {
     @Override
     public void line(int line, int entry) {
       if (entry >= 0 && "Control".equals(table.entry(entry).category())) return; // solver controls: keywords and values, no ids
-      undescribedLines.add(line);
-      undescribedLines.add(entry);
+      unread.add(unread(src, line, base, entry));
     }
 
     @Override
     public void field(int line, int a, int b, int kind, int value) {
       if (changeOf[kind] < 0) return;
-      uncertainFields.add(line);
+      uncertainFields.add(base + line);
       uncertainFields.add(a);
       uncertainFields.add(b);
       uncertainFields.add(kind);
@@ -798,7 +1034,7 @@ public final class Renumber {
     void pass2(boolean gather) {
       sc = scanners.get();
       this.gather = gather;
-      LineSource d = f.deck;
+      LineSource d = src;
       long bytes = 0;
       if (!f.plan) {
         for (int i = from; i < to; i++) bytes += d.length(i) + 1;
@@ -820,7 +1056,7 @@ public final class Renumber {
       if (changeOf[kind] < 0) return;
       if (def && gather) {
         defs[changeOf[kind]].add(lo);
-        defLines[changeOf[kind]].add(line);
+        defLines[changeOf[kind]].add(base + line);
       }
       if (line != cur) {
         flush();
@@ -852,7 +1088,7 @@ public final class Renumber {
 
     /** Lines {@code [next, upTo)} as they are (a plan keeps none of them). */
     private void copy(int upTo) {
-      LineSource d = f.deck;
+      LineSource d = src;
       for (int i = f.plan ? upTo : next; i < upTo; i++) {
         out.put(d.bytes(i), d.start(i), d.length(i));
         terminate(i);
@@ -861,7 +1097,7 @@ public final class Renumber {
     }
 
     private void terminate(int line) {
-      if (f.plan || !(last && line == f.deck.lineCount() - 1 && !f.lastTerminated)) out.put((byte) '\n');
+      if (f.plan || !(last && line == src.lineCount() - 1 && !f.lastTerminated)) out.put((byte) '\n');
     }
 
     /** The line with hits, written with its new values; a plan keeps it only where it changed. */
@@ -871,7 +1107,7 @@ public final class Renumber {
       int s = out.size;
       rewrite();
       if (!f.plan) return;
-      LineSource d = f.deck;
+      LineSource d = src;
       int len = d.length(line);
       if (out.size - s == len + 1 && Arrays.equals(out.a, s, s + len, d.bytes(line), d.start(line), d.start(line) + len)) {
         out.size = s;
@@ -888,7 +1124,7 @@ public final class Renumber {
       int n = nh;
       nh = 0;
       next = line + 1;
-      LineSource d = f.deck;
+      LineSource d = src;
       byte[] a = d.bytes(line);
       int off = d.start(line);
       int raw = d.length(line);
@@ -912,7 +1148,7 @@ public final class Renumber {
         int fe = hits[k + 6];
         int digits = digits(v);
         if (digits > fe - fs) {
-          refusals.add(f.refusal(line, fs, IdKinds.name(kind) + " " + old + " would become " + v + ", which does not fit the "
+          refusals.add(refusal(line, fs, IdKinds.name(kind) + " " + old + " would become " + v + ", which does not fit the "
               + (fe - fs) + " columns of " + fieldName(hits[k + 7], hits[k + 8], hits[k + 9])));
           continue;
         }
@@ -938,7 +1174,7 @@ public final class Renumber {
     }
 
     private void refuseId(int line, int col, int kind, int old, long v) {
-      refusals.add(f.refusal(line, col, v < 0
+      refusals.add(refusal(line, col, v < 0
           ? IdKinds.name(kind) + " " + old + " would become " + (old + options.changes().get(changeOf[kind]).amount()) + ", which is no id (1 to " + Integer.MAX_VALUE + ")"
           : IdKinds.name(kind) + " " + old + " is referenced but defined nowhere in the tree: its new id cannot be told"));
     }
@@ -983,12 +1219,12 @@ public final class Renumber {
           out.put(a, off + pos, raw - pos);
           terminate(line);
         }
-        case TEXT_PAST_END -> refusals.add(f.refusal(line, GesLine.END,
+        case TEXT_PAST_END -> refusals.add(refusal(line, GesLine.END,
             "the GES line holds text past column 80, which its new ids would move"));
         case WRAP -> {
           List<byte[]> lines = g.wrap(texts);
           if (lines == null) {
-            refusals.add(f.refusal(line, 0, "the GES line's new ids pass column 80"
+            refusals.add(refusal(line, 0, "the GES line's new ids pass column 80"
                 + (g.wrapFailure == GesLine.WrapFailure.TOO_LONG ? ", even continued on a new line" : ", and cannot continue on a new selection line")));
             return;
           }
@@ -1031,7 +1267,7 @@ public final class Renumber {
       IntList news = new IntList();
       for (; i < s.length && s[i] <= hi; i++) news.add((int) maps.map(kind, s[i]));
       if (news.size == 0) {
-        refusals.add(f.refusal(line, col, "GES range " + lo + ":" + hi + " selects no " + IdKinds.name(kind)
+        refusals.add(refusal(line, col, "GES range " + lo + ":" + hi + " selects no " + IdKinds.name(kind)
             + " of the tree: its new ids cannot be told"));
         return null;
       }

@@ -14,7 +14,8 @@ M.budget_ms = 8
 --- Lines per nvim_buf_set_lines call at most.
 M.lines_per_call = 500
 
---- The last run: { done, refused, error, result } (for tests and scripts); `User NvimpamRenumberDone` follows it.
+--- The last run: { done, refused, error, result, turns, longest_ms } (for tests and scripts: the
+--- turns of the main loop the changes took, the longest in ms); `User NvimpamRenumberDone` follows it.
 M.last = nil
 
 local function plural(n, noun)
@@ -140,6 +141,7 @@ local function apply(files, head, what, on_done)
   end
   local started = {}
   local i, doneLines, shown = 1, 0, 0
+  local turns, longest = 0, 0 -- for M.last: how the work was spread
   local function restore()
     for b, m in pairs(saved) do
       if api.nvim_buf_is_valid(b) then
@@ -178,13 +180,15 @@ local function apply(files, head, what, on_done)
   local function turn()
     local ok, e = pcall(function()
       local t0 = hrtime()
-      while i <= #jobs and (hrtime() - t0) / 1e6 < M.budget_ms do
+      repeat -- at least one part a turn
         local job = jobs[i]
         doneLines = doneLines + put(job.f.target, job, M.lines_per_call)
         if job.last <= job.first then
           i = i + 1
         end
-      end
+      until i > #jobs or (hrtime() - t0) / 1e6 >= M.budget_ms
+      turns = turns + 1
+      longest = math.max(longest, (hrtime() - t0) / 1e6)
     end)
     if not ok then
       restore()
@@ -204,7 +208,7 @@ local function apply(files, head, what, on_done)
       return
     end
     restore()
-    on_done()
+    on_done(turns, longest)
   end
   turn()
 end
@@ -300,7 +304,7 @@ function M.run(buf, kind, amount, dense, opts)
         vim.notify(head .. ': nothing to change', vim.log.levels.INFO, { title = 'nvimpam' })
         return
       end
-      apply(files, head, what, function()
+      apply(files, head, what, function(turns, longest)
         local items, lines = {}, 0
         for _, f in ipairs(files) do
           lines = lines + f.lines
@@ -311,7 +315,7 @@ function M.run(buf, kind, amount, dense, opts)
         vim.fn.setqflist({}, ' ', { title = string.format('%s: %s in %s, %s', head, plural(plan.changed, 'value'),
           plural(#files, 'file'), plural(lines, 'line')), items = items })
         local tail = others and { '; :wall writes them, :copen lists them', '; :wall, :copen' } or { '', '' }
-        done({ done = true, result = plan })
+        done({ done = true, result = plan, turns = turns, longest_ms = longest })
         vim.notify(messages.fit({
           string.format('%s: %s in %s%s', head, plural(plan.changed, 'value'), plural(#files, 'file'), tail[1]),
           string.format('%s: %s%s', head, plural(plan.changed, 'value'), tail[2]) }), vim.log.levels.INFO, { title = 'nvimpam' })

@@ -967,7 +967,7 @@ public final class Renumber {
     int cur = -1;
     int[] hits = new int[H * 8];
     int nh;
-    final GesLine ges = new GesLine();
+    GesLine ges = new GesLine(); // holds the array of the last GES line it read: dropped with the lines
     byte[][] neu = new byte[16][];
 
     Piece(FileIn f, int from, int to, boolean last) {
@@ -985,6 +985,8 @@ public final class Renumber {
       out = null;
       hits = null;
       neu = null;
+      ges = null;
+      sc = null;
     }
 
     Piece(FileIn f, LineSource src, int base, int from, int to, boolean last) {

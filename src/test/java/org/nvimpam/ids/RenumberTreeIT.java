@@ -116,7 +116,8 @@ class RenumberTreeIT extends PluginTestBase {
     edit(main);
     // a change of the user's own just before, through the API: the offset must not join it
     lua("vim.api.nvim_buf_set_lines(0, -1, -1, true, { '$ mine' })");
-    lua("require('nvimpam.renumber').lines_per_call = 2"); // many parts: still one undo step each
+    // many parts, one a turn of the main loop: still one undo step each
+    lua("require('nvimpam.renumber').lines_per_call = 2 require('nvimpam.renumber').budget_ms = 0");
     long before = seqLast(main);
     String note = run("NvimpamOffset node 1000");
     List<List<String>> want = headless("--offset=node=1000");
@@ -130,6 +131,7 @@ class RenumberTreeIT extends PluginTestBase {
     assertDisk();
     assertEquals("nvimpam: node ids +1000: 32 values; :wall, :copen", note);
     assertEquals("nvimpam: node ids +1000: 32 values in 3 files, 16 lines", lua("return vim.fn.getqflist({ title = 0 }).title"));
+    assertTrue(((Number) lua("return require('nvimpam.renumber').last.turns")).intValue() >= 8, note);
     assertEquals(before + 1, seqLast(main));
     assertEquals(1L, seqLast(a));
     assertEquals(1L, seqLast(b));

@@ -119,7 +119,12 @@ class RenumberTreeIT extends PluginTestBase {
     // many parts, one a turn of the main loop: still one undo step each
     lua("require('nvimpam.renumber').lines_per_call = 2 require('nvimpam.renumber').budget_ms = 0");
     long before = seqLast(main);
+    // what a typed command does between the turns: each buffer's undo block closed
+    lua("_G.closer = vim.loop.new_timer() _G.closer:start(0, 1, vim.schedule_wrap(function()"
+        + " for _, b in ipairs(vim.api.nvim_list_bufs()) do if vim.api.nvim_buf_is_loaded(b) then"
+        + " require('nvimpam.undo').close(b) end end end))");
     String note = run("NvimpamOffset node 1000");
+    lua("_G.closer:stop() _G.closer:close()");
     List<List<String>> want = headless("--offset=node=1000");
     List<String> mine = new ArrayList<>(want.get(0));
     mine.add("$ mine");

@@ -205,6 +205,26 @@ M.list = {
       require('nvimpam.unused').run(bufnr(o.buf), o.bang)
     end,
   },
+  {
+    name = 'NvimpamOffset',
+    nargs = '+',
+    range = true,
+    complete = "customlist,v:lua.require'nvimpam.renumber'.complete",
+    desc = 'nvimpam: add a number to every id of a kind in the include tree (a range: its cards; part={ids})',
+    run = function(o)
+      require('nvimpam.renumber').command(o, false)
+    end,
+  },
+  {
+    name = 'NvimpamRenumber',
+    nargs = '+',
+    range = true,
+    complete = "customlist,v:lua.require'nvimpam.renumber'.complete",
+    desc = 'nvimpam: renumber the ids of a kind densely from a start, in deck order (a range: its cards; part={ids})',
+    run = function(o)
+      require('nvimpam.renumber').command(o, true)
+    end,
+  },
 }
 
 local by_name = {}

@@ -435,11 +435,8 @@ local function name_of(b, label, base)
   return vim.fn.fnamemodify(name, ':~:.')
 end
 
--- For the other commands that change the files of a tree (nvimpam.unused).
-M.buffer_of = buffer_of
-M.not_writable = not_writable
-M.cannot_change = cannot_change
-M.name_of = name_of
+-- For the other commands that change the files of a tree (nvimpam.unused, nvimpam.renumber).
+M.buffer_of, M.not_writable, M.cannot_change, M.name_of = buffer_of, not_writable, cannot_change, name_of
 
 -- The first edit of file plan `f` whose bytes in `b` are not those the plan replaces: its line
 -- (1-based), or nil when each edit finds its text. Keeps the lines read in f.text (0-based line ->

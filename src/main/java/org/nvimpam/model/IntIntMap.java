@@ -12,6 +12,10 @@ final class IntIntMap {
   private int zero;
   private int size;
 
+  int size() {
+    return size;
+  }
+
   int get(int k) {
     if (k == 0) return hasZero ? zero : -1;
     int mask = keys.length - 1;

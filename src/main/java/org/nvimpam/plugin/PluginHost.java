@@ -173,7 +173,8 @@ public final class PluginHost {
       Map.entry("transform", (h, a) -> TransformCall.run(h.ids, h.idBuffer(buffer(a, 0)), a)),
       Map.entry("extract", (h, a) -> ExtractCall.run(h.ids, h.idBuffer(buffer(a, 0)), a)),
       Map.entry("unused", (h, a) -> UnusedCall.run(h.ids, h.idBuffer(buffer(a, 0)), a.size() > 1 && Boolean.TRUE.equals(a.get(1)),
-          h.diagnosticsCap())));
+          h.diagnosticsCap())),
+      Map.entry("renumber", (h, a) -> RenumberCall.run(h.ids, h.idBuffer(buffer(a, 0)), a)));
 
   private static Map.Entry<String, Call> ids(String method) {
     return Map.entry(method, (h, a) -> h.ids.call(method, a, h.idBuffer(buffer(a, 0))));

@@ -73,6 +73,19 @@ public final class ChunkLines implements LineSource {
     return s[j];
   }
 
+  /**
+   * Whether some line begins with byte {@code b}: read straight from the arrays, a test cheap
+   * enough to spare a piece with no such line a search of its lines ({@code INCLU} lines).
+   */
+  public boolean someLineBegins(byte b) {
+    int r = 0;
+    for (int i = 0; i < count; i++) {
+      while (i >= runEnd[r]) r++;
+      if (lens[i] > 0 && runSeg[r][offs[i]] == b) return true;
+    }
+    return false;
+  }
+
   @Override
   public int lineCount() {
     return count;

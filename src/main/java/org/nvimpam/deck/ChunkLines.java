@@ -92,8 +92,11 @@ public final class ChunkLines implements LineSource {
   }
 
   @Override
-  public byte[] bytes(int i) {
-    if (i < runEnd[0]) return runSeg[0];
+  public byte[] bytes(int i) { // small enough for C1 to inline: most lines are in the first run
+    return i < runEnd[0] ? runSeg[0] : laterRun(i);
+  }
+
+  private byte[] laterRun(int i) {
     int r = 1;
     while (i >= runEnd[r]) r++;
     return runSeg[r];

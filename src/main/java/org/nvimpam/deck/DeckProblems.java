@@ -281,7 +281,7 @@ public final class DeckProblems {
           if ((word = walker.headerWord(a, off, len)) != 0) break;
           freeLine(a, off, len, i, e, true);
         }
-        g = i < to ? table.groupOf(word, a, off, len) : -1;
+        g = i < to ? walker.groupOf(word, a, off, len) : -1;
         continue;
       }
       if (e >= 0) {

@@ -194,19 +194,18 @@ final class MassShapes {
     for (int i = 0; i < 2; i++) {
       for (int j = 0; j < 2; j++) {
         for (int l = 0; l < 2; l++) {
-          double[] jac = new double[9];
+          double j0 = 0, j1 = 0, j2 = 0, j3 = 0, j4 = 0, j5 = 0, j6 = 0, j7 = 0, j8 = 0; // the Jacobian, by rows
           double px = 0, py = 0, pz = 0;
           int q = 8 * (4 * i + 2 * j + l);
           for (int c = 0; c < 8; c++) {
             double nr = HNR[q + c], ns = HNS[q + c], nt = HNT[q + c], nn = HNN[q + c];
             double xc = x[3 * n[c]], yc = x[3 * n[c] + 1], zc = x[3 * n[c] + 2];
-            jac[0] += nr * xc; jac[1] += nr * yc; jac[2] += nr * zc;
-            jac[3] += ns * xc; jac[4] += ns * yc; jac[5] += ns * zc;
-            jac[6] += nt * xc; jac[7] += nt * yc; jac[8] += nt * zc;
+            j0 += nr * xc; j1 += nr * yc; j2 += nr * zc;
+            j3 += ns * xc; j4 += ns * yc; j5 += ns * zc;
+            j6 += nt * xc; j7 += nt * yc; j8 += nt * zc;
             px += nn * xc; py += nn * yc; pz += nn * zc;
           }
-          double det = jac[0] * (jac[4] * jac[8] - jac[5] * jac[7]) - jac[1] * (jac[3] * jac[8] - jac[5] * jac[6])
-              + jac[2] * (jac[3] * jac[7] - jac[4] * jac[6]);
+          double det = j0 * (j4 * j8 - j5 * j7) - j1 * (j3 * j8 - j5 * j6) + j2 * (j3 * j7 - j4 * j6);
           vol += det;
           mx += det * px;
           my += det * py;

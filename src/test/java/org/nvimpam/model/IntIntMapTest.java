@@ -1,0 +1,47 @@
+package org.nvimpam.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link IntIntMap} against a HashMap, on the keys a deck has: runs of consecutive ids, ids in
+ * strides (every 16th, every 4096th: all in one slot of a run), random ids, 0 and negatives; with
+ * put and putIfAbsent mixed, through the table's growth.
+ */
+class IntIntMapTest {
+  @Test
+  void everyKeySetIsFoundAndNoOtherIs() {
+    Random r = new Random(36);
+    for (int round = 0; round < 40; round++) {
+      IntIntMap m = new IntIntMap();
+      Map<Integer, Integer> want = new HashMap<>();
+      int n = 1 + r.nextInt(20_000);
+      int stride = new int[] {1, 1, 16, 17, 4096, 1 << 20}[r.nextInt(6)];
+      int base = r.nextInt(1_000_000) - 500_000;
+      for (int i = 0; i < n; i++) {
+        int k = switch (r.nextInt(4)) {
+          case 0 -> r.nextInt();
+          case 1 -> r.nextInt(3) - 1; // 0 and its neighbours
+          default -> base + stride * r.nextInt(n);
+        };
+        int v = r.nextInt(Integer.MAX_VALUE);
+        if (r.nextBoolean()) {
+          m.put(k, v);
+          want.put(k, v);
+        } else {
+          Integer had = want.putIfAbsent(k, v);
+          assertEquals(had == null ? -1 : had, m.putIfAbsent(k, v), "putIfAbsent " + k);
+        }
+      }
+      for (Map.Entry<Integer, Integer> e : want.entrySet()) assertEquals(e.getValue(), m.get(e.getKey()), "key " + e.getKey());
+      for (int i = 0; i < 2000; i++) {
+        int k = base + stride * r.nextInt(2 * n) + (r.nextBoolean() ? 0 : r.nextInt());
+        assertEquals(want.getOrDefault(k, -1), m.get(k), "key " + k);
+      }
+    }
+  }
+}

@@ -14,6 +14,28 @@ import org.junit.jupiter.api.Test;
  */
 class IntIntMapTest {
   @Test
+  void keysAfterSparseOnesGoToTheTable() {
+    // every 2^20th id first: the pages stop being made; 0, negatives and a dense run go to the table
+    IntIntMap m = new IntIntMap();
+    Map<Integer, Integer> want = new HashMap<>();
+    int[] keys = new int[2000 + 3 + 5000];
+    for (int i = 0; i < 2000; i++) keys[i] = (i + 1) << 20;
+    keys[2000] = 0;
+    keys[2001] = -1;
+    keys[2002] = Integer.MIN_VALUE;
+    for (int i = 0; i < 5000; i++) keys[2003 + i] = 7_000_001 + i;
+    for (int i = 0; i < keys.length; i++) {
+      m.put(keys[i], i);
+      want.put(keys[i], i);
+    }
+    assertEquals(-1, m.putIfAbsent(5, 1));
+    want.put(5, 1);
+    for (Map.Entry<Integer, Integer> e : want.entrySet()) assertEquals(e.getValue(), m.get(e.getKey()), "key " + e.getKey());
+    assertEquals(-1, m.get(1));
+    assertEquals(-1, m.get(7_000_000));
+  }
+
+  @Test
   void everyKeySetIsFoundAndNoOtherIs() {
     Random r = new Random(36);
     for (int round = 0; round < 40; round++) {

@@ -14,17 +14,19 @@ final class IntIntMap {
   private static final int FREE_PAGES = 16; // pages allowed before the density rule
 
   private int[][] pages = new int[0][]; // value + 1, 0 for none
-  private long paged; // keys in the pages
+  private long paged; // keys with a value in the pages
   private long pageSlots; // slots of the pages made
   private boolean noMorePages; // once the density rule said no: a key's place never changes
   private int[] keys = new int[1024];
   private int[] values = new int[1024];
   private boolean hasZero;
   private int zero;
-  private int size;
+  private int size; // keys in the table
+  private int valued; // keys in the table and 0 with a value
 
+  /** How many keys have a value (-1 is none: putting -1 takes a key's value away). */
   int size() {
-    return size;
+    return valued + (int) paged;
   }
 
   int get(int k) {
@@ -44,13 +46,17 @@ final class IntIntMap {
     int[] page = page(k);
     if (page != null) {
       int i = k & (PAGE - 1);
-      if (page[i] == 0) paged++;
+      int had = page[i];
       page[i] = v + 1;
+      if (had == 0 && v != -1) paged++;
+      else if (had != 0 && v == -1) paged--;
       return;
     }
     if (k == 0) {
+      if (hasZero && zero != -1) valued--;
       hasZero = true;
       zero = v;
+      if (v != -1) valued++;
       return;
     }
     if (2 * (size + 1) > keys.length) grow();
@@ -58,8 +64,10 @@ final class IntIntMap {
     int s = slot(k, mask);
     while (keys[s] != 0 && keys[s] != k) s = (s + 1) & mask;
     if (keys[s] == 0) size++;
+    else if (values[s] != -1) valued--;
     keys[s] = k;
     values[s] = v;
+    if (v != -1) valued++;
   }
 
   /** The value of {@code k}; when it has none, {@code v} becomes its value and -1 is returned. */
@@ -68,12 +76,12 @@ final class IntIntMap {
     if (page != null) {
       int i = k & (PAGE - 1);
       if (page[i] != 0) return page[i] - 1;
-      paged++;
       page[i] = v + 1;
+      if (v != -1) paged++;
       return -1;
     }
     if (k == 0) {
-      if (hasZero) return zero;
+      if (hasZero && zero != -1) return zero;
       put(0, v);
       return -1;
     }
@@ -81,12 +89,18 @@ final class IntIntMap {
     int mask = keys.length - 1;
     int s = slot(k, mask);
     while (keys[s] != 0) {
-      if (keys[s] == k) return values[s];
+      if (keys[s] == k) {
+        if (values[s] != -1) return values[s];
+        values[s] = v;
+        if (v != -1) valued++;
+        return -1;
+      }
       s = (s + 1) & mask;
     }
     size++;
     keys[s] = k;
     values[s] = v;
+    if (v != -1) valued++;
     return -1;
   }
 

@@ -3,6 +3,7 @@ package org.nvimpam.model;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -33,6 +34,20 @@ class IntIntMapTest {
     for (Map.Entry<Integer, Integer> e : want.entrySet()) assertEquals(e.getValue(), m.get(e.getKey()), "key " + e.getKey());
     assertEquals(-1, m.get(1));
     assertEquals(-1, m.get(7_000_000));
+    assertEquals(want.size(), m.size());
+    // -1 takes a value away, in the table and in the pages alike (a renumber marks keys done so)
+    IntIntMap dense = new IntIntMap();
+    for (int k : new int[] {0, 3, 4}) dense.put(k, 1);
+    for (IntIntMap x : List.of(m, dense)) {
+      int n = x.size();
+      x.put(0, -1);
+      x.put(x == m ? -1 : 3, -1);
+      assertEquals(n - 2, x.size());
+      assertEquals(-1, x.get(0));
+      assertEquals(-1, x.putIfAbsent(0, 9));
+      assertEquals(9, x.get(0));
+      assertEquals(n - 1, x.size());
+    }
   }
 
   @Test
@@ -60,6 +75,7 @@ class IntIntMapTest {
         }
       }
       for (Map.Entry<Integer, Integer> e : want.entrySet()) assertEquals(e.getValue(), m.get(e.getKey()), "key " + e.getKey());
+      assertEquals(want.size(), m.size(), "size");
       for (int i = 0; i < 2000; i++) {
         int k = base + stride * r.nextInt(2 * n) + (r.nextBoolean() ? 0 : r.nextInt());
         assertEquals(want.getOrDefault(k, -1), m.get(k), "key " + k);

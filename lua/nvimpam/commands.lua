@@ -173,6 +173,55 @@ M.list = {
       require('nvimpam.deck.parts').open(bufnr(o.buf))
     end,
   },
+  {
+    name = 'NvimpamTransform',
+    nargs = '+',
+    range = true,
+    bang = true,
+    complete = "customlist,v:lua.require'nvimpam.deck.transform'.complete",
+    desc = 'nvimpam: translate, rotate, scale or mirror the nodes of the range, of part={ids} or of the tree',
+    run = function(o)
+      require('nvimpam.deck.transform').command(o)
+    end,
+  },
+  {
+    name = 'NvimpamExtract',
+    nargs = '+',
+    range = true,
+    complete = 'file',
+    desc = 'nvimpam: move part={ids} (their elements and own nodes) or the range\'s cards into a new include file',
+    run = function(o)
+      require('nvimpam.deck.extract').command(o)
+    end,
+  },
+  {
+    name = 'NvimpamUnused',
+    bang = true,
+    desc = "nvimpam: the deck's unused nodes, parts, materials, functions, groups, frames in the quickfix list (! : delete them)",
+    run = function(o)
+      require('nvimpam.deck.unused').run(bufnr(o.buf), o.bang)
+    end,
+  },
+  {
+    name = 'NvimpamOffset',
+    nargs = '+',
+    range = true,
+    complete = "customlist,v:lua.require'nvimpam.deck.renumber'.complete",
+    desc = 'nvimpam: add a number to every id of a kind in the include tree (a range: its cards; part={ids})',
+    run = function(o)
+      require('nvimpam.deck.renumber').command(o, false)
+    end,
+  },
+  {
+    name = 'NvimpamRenumber',
+    nargs = '+',
+    range = true,
+    complete = "customlist,v:lua.require'nvimpam.deck.renumber'.complete",
+    desc = 'nvimpam: renumber the ids of a kind densely from a start, in deck order (a range: its cards; part={ids})',
+    run = function(o)
+      require('nvimpam.deck.renumber').command(o, true)
+    end,
+  },
 }
 
 local by_name = {}

@@ -63,6 +63,13 @@ end
 
 -- Calls waiting for the JVM's answer: id -> { cb, chan, method, buf }.
 local pending = {}
+
+--- Whether a call to the JVM still awaits its answer.
+---@return boolean
+function M.busy()
+  return next(pending) ~= nil
+end
+
 local next_id = 0
 local starting = nil -- the calls made while `java -version` runs before the first start
 

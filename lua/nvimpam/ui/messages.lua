@@ -11,6 +11,14 @@ function M.err(e)
   vim.notify(tostring(e), vim.log.levels.ERROR, { title = 'nvimpam' })
 end
 
+--- A count with its noun: "1 file", "3 files".
+---@param n integer
+---@param noun string
+---@return string
+function M.plural(n, noun)
+  return string.format('%d %s%s', n, noun, n == 1 and '' or 's')
+end
+
 --- A message for the record.
 ---@param msg string
 function M.info(msg)

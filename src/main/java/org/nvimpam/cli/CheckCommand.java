@@ -139,10 +139,11 @@ public final class CheckCommand implements Callable<Integer> {
    * already relaunched, or the user chose the compilers). A check is one pass over every byte of
    * a deck: C2's compiles of its loops cost more CPU than they save (a 10M-line deck: 8.6-8.9 s of
    * CPU with both compilers, 6.8 s with C1 only, on the shared 2-core VM), far more than a JVM's
-   * start. The JVM options given to this one go to the other.
+   * start. So is {@code parts}' (10.0 s and 8.0 s). The JVM options given to this one go to the other.
    */
   static Integer relaunch(String[] args) {
-    if (args.length == 0 || !("check".equals(args[0]) || "diff".equals(args[0]) || "renumber".equals(args[0]))
+    if (args.length == 0
+        || !("check".equals(args[0]) || "diff".equals(args[0]) || "renumber".equals(args[0]) || "parts".equals(args[0]))
         || System.getProperty(C1_ONLY) != null) return null;
     ProcessHandle.Info info = ProcessHandle.current().info();
     if (info.command().isEmpty() || info.arguments().isEmpty()) return null;

@@ -11,10 +11,15 @@ import picocli.CommandLine.Command;
     versionProvider = VersionProvider.class,
     description = "Folding for PAM-CRASH input decks in Neovim.",
     footer = {"", "Examples (help COMMAND for more):",
-      "  java -jar nvimpam.jar renumber seat.pc -o out --offset node=1000000,part=1000"},
+      "  java -jar nvimpam.jar renumber seat.pc -o out --offset node=1000000,part=1000",
+      "  java -jar nvimpam.jar merge car.pc seat.pc -o car_seat",
+      "  java -jar nvimpam.jar transform seat.pc -o out translate 0 0 30",
+      "  java -jar nvimpam.jar extract car.pc --part 100,101 --to seat.inc -o out",
+      "  java -jar nvimpam.jar unused model.pc --remove -o clean"},
     subcommands = {CommandLine.HelpCommand.class, ServeCommand.class, FoldsCommand.class, GenCommand.class, BenchCommand.class,
       BenchOpenCommand.class, BenchColdCommand.class, BenchCellsCommand.class, BenchIdsCommand.class, SoakCommand.class, CheckCommand.class,
-      PlotCommand.class, DiffCommand.class, PartsCommand.class, RenumberCommand.class})
+      PlotCommand.class, DiffCommand.class, PartsCommand.class, RenumberCommand.class, MergeCommand.class, TransformCommand.class,
+      ExtractCommand.class, UnusedCommand.class})
 public final class Main {
   private Main() {}
 
@@ -33,6 +38,27 @@ public final class Main {
     System.exit(serve != null ? serve.call() : checked != null ? checked : run(args));
   }
 
+  /**
+   * The command line with subcommand {@code name} only, or null when {@code name} names none (or
+   * {@code help}, which lists them all). picocli reads every option of every subcommand it is
+   * given, which costs a run about 0.2 s of its start; the subcommand parses, helps and fails alike
+   * under the same parent name.
+   */
+  static CommandLine only(String name) {
+    for (Class<?> c : Main.class.getAnnotation(Command.class).subcommands()) {
+      Command sub = c.getAnnotation(Command.class);
+      if (c == CommandLine.HelpCommand.class || sub == null || !name.equals(sub.name())) continue;
+      CommandLine cli = new CommandLine(new Lean());
+      cli.addSubcommand(new CommandLine(c));
+      return cli;
+    }
+    return null;
+  }
+
+  /** {@link Main}'s name, version and standard options, without its subcommands. */
+  @Command(name = "nvimpam", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class)
+  static final class Lean {}
+
   /** The Java feature version; not Runtime.version(), whose parse costs a cold start 15 ms. */
   private static int javaFeature() {
     String v = System.getProperty("java.specification.version", "17");
@@ -43,7 +69,8 @@ public final class Main {
 
   /** Runs a command line and returns its exit code; errors in the arguments give 2. */
   public static int run(String... args) {
-    CommandLine cli = new CommandLine(new Main());
+    CommandLine cli = args.length > 0 ? only(args[0]) : null;
+    if (cli == null) cli = new CommandLine(new Main());
     cli.setExitCodeExceptionMapper(e -> e instanceof CommandLine.ParameterException ? 2 : 1);
     return cli.execute(args);
   }

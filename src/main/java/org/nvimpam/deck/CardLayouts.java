@@ -230,6 +230,12 @@ public final class CardLayouts {
     return variant == null ? g : variant;
   }
 
+  /** Whether a card header's {@code word} alone decides its group (no type column tells variants apart). */
+  boolean wordDecides(long word) {
+    int g = words.get(word);
+    return g >= 0 && variants[g] == null;
+  }
+
   /** Whether the table has a card whose header word is bytes {@code [off, off + len)}. */
   public boolean knows(byte[] a, int off, int len) {
     if (len > 6) return false;

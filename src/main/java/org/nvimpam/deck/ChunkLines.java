@@ -73,14 +73,30 @@ public final class ChunkLines implements LineSource {
     return s[j];
   }
 
+  /**
+   * Whether some line begins with byte {@code b}: read straight from the arrays, a test cheap
+   * enough to spare a piece with no such line a search of its lines ({@code INCLU} lines).
+   */
+  public boolean someLineBegins(byte b) {
+    int r = 0;
+    for (int i = 0; i < count; i++) {
+      while (i >= runEnd[r]) r++;
+      if (lens[i] > 0 && runSeg[r][offs[i]] == b) return true;
+    }
+    return false;
+  }
+
   @Override
   public int lineCount() {
     return count;
   }
 
   @Override
-  public byte[] bytes(int i) {
-    if (i < runEnd[0]) return runSeg[0];
+  public byte[] bytes(int i) { // small enough for C1 to inline: most lines are in the first run
+    return i < runEnd[0] ? runSeg[0] : laterRun(i);
+  }
+
+  private byte[] laterRun(int i) {
     int r = 1;
     while (i >= runEnd[r]) r++;
     return runSeg[r];

@@ -56,11 +56,36 @@ public final class DeckProblems {
   public interface Rows {
     /** Line {@code line}, its bytes {@code a[off, off+len)} (no final CR), is row {@code code} of {@code entry} ({@link RowWalker#GES}: a GES selection line). */
     void row(int entry, int line, int code, byte[] a, int off, int len);
+
+    /**
+     * The fields of row {@code code} of {@code entry} whose values this reader wants from the
+     * check's own loop over them (an integer field it trims and tests anyway): a nonzero tag for
+     * each such field, 0 for the others; an empty array for a row it wants nothing of; null to be
+     * told the row's lines whole through {@link #row} instead. Asked once per row and reader.
+     */
+    default int[] fields(int entry, int code) {
+      return null;
+    }
+
+    /**
+     * Field {@code field} (tagged {@code tag}) of line {@code line}, row {@code code} of {@code
+     * entry}: its value, blanks around it left out, is {@code a[off+from, off+to)}, and has the
+     * field's form. Told in the order of the fields.
+     */
+    default void field(int entry, int line, int code, int field, int tag, byte[] a, int off, int from, int to) {}
   }
+
+  private static final int[] WHOLE = new int[0]; // a row told whole through Rows.row
+  private int[][][] tags; // by entry, then row: the answers of Rows.fields, WHOLE for null
+  private Rows tagsOf; // whose answers they are
 
   /** {@link #checkAll(LineSource, int)}, telling {@code rows} each row line it reads. */
   public void checkAll(LineSource deck, int version, Rows rows) {
     this.rows = rows;
+    if (rows != tagsOf) {
+      tags = new int[table.entries().size()][][];
+      tagsOf = rows;
+    }
     try {
       checkAll(deck, version);
     } finally {
@@ -247,7 +272,6 @@ public final class DeckProblems {
         int first = into.size;
         checkRow(a, off, len, table.check(e, 0), i, 0);
         if (into.size - first > 1) sortLine(first);
-        if (rows != null) rows.row(e, i, 0, a, off, len);
         long word = 0;
         for (i++; i < n; i++) {
           a = deck.bytes(i);
@@ -257,7 +281,7 @@ public final class DeckProblems {
           if ((word = walker.headerWord(a, off, len)) != 0) break;
           freeLine(a, off, len, i, e, true);
         }
-        g = i < to ? table.groupOf(word, a, off, len) : -1;
+        g = i < to ? walker.groupOf(word, a, off, len) : -1;
         continue;
       }
       if (e >= 0) {
@@ -326,7 +350,7 @@ public final class DeckProblems {
       past(a, off, len, 80, line, -1);
     }
     if (out.size - first > 1) sortLine(first);
-    if (rows != null && (code >= 0 || code == RowWalker.GES)) rows.row(entry, line, code, a, off, len);
+    if (rows != null && code == RowWalker.GES) rows.row(entry, line, code, a, off, len);
   }
 
   /**
@@ -350,8 +374,24 @@ public final class DeckProblems {
     past(a, off, len, 80, line, row);
   }
 
+  /** The tags {@link Rows#fields} gives row {@code row} of {@link #entry}, asked once. */
+  private int[] tags(int row) {
+    int[][] t = tags[entry];
+    if (t == null) t = tags[entry] = new int[table.rowCount(entry)][];
+    int[] r = t[row];
+    if (r == null) {
+      r = rows.fields(entry, row);
+      r = t[row] = r == null ? WHOLE : r;
+    }
+    return r;
+  }
+
+  /** Checks row {@code row} of {@link #entry} on a line, and tells {@link #rows} of it. */
   private void checkRow(byte[] a, int off, int len, RowCheck rc, int line, int row) {
     int before = out.size;
+    int[] ids = rows == null ? WHOLE : tags(row);
+    if (ids == WHOLE && rows != null) rows.row(entry, line, row, a, off, len);
+    boolean told = ids.length > 0;
     boolean parameter = false; // a parameter may hold a tab that no test rejected
     for (int f = 0; f < rc.count; f++) {
       int s = rc.from[f];
@@ -381,7 +421,10 @@ public final class DeckProblems {
       }
       if (!ok) {
         out.add(line, s, e, ProblemList.meta(entry, row, f, ProblemList.FORM, ProblemList.ERROR));
-      } else if (rc.runs[f] && ve == rc.to[f] && rc.from[f + 1] < len && a[off + rc.from[f + 1]] != ' '
+        continue;
+      }
+      if (told && ids[f] != 0) rows.field(entry, line, row, f, ids[f], a, off, vs, ve);
+      if (rc.runs[f] && ve == rc.to[f] && rc.from[f + 1] < len && a[off + rc.from[f + 1]] != ' '
           && (rc.to[f + 1] > len || a[off + rc.to[f + 1] - 1] == ' ')) {
         out.add(line, s, e, ProblemList.meta(entry, row, f, ProblemList.RUNS, ProblemList.ERROR));
       }

@@ -50,6 +50,24 @@ public final class RowWalker {
     return lastWord;
   }
 
+  // The last header word whose group its word alone decides, and that group: runs of one keyword.
+  private long groupWord;
+  private int wordGroup;
+
+  /** {@link CardLayouts#groupOf(long, byte[], int, int)}, looked up once per run of one word. */
+  int groupOf(long word, byte[] a, int off, int len) { // small enough for C1 to inline
+    return word == groupWord && word != 0 ? wordGroup : lookUpGroup(word, a, off, len);
+  }
+
+  private int lookUpGroup(long word, byte[] a, int off, int len) {
+    int g = table.groupOf(word, a, off, len);
+    if (g >= 0 && table.wordDecides(word)) {
+      groupWord = word;
+      wordGroup = g;
+    }
+    return g;
+  }
+
   public RowWalker(CardLayouts table) {
     this.table = table;
   }
@@ -91,7 +109,7 @@ public final class RowWalker {
     byte[] a = src.bytes(i);
     int off = src.start(i);
     int len = src.contentLength(i);
-    return table.groupOf(headerWord(a, off, len), a, off, len);
+    return groupOf(headerWord(a, off, len), a, off, len);
   }
 
   /**
@@ -100,7 +118,7 @@ public final class RowWalker {
    */
   public int groupAtStop(LineSource src, int i) {
     if (i >= src.lineCount()) return -1;
-    return table.groupOf(stopWord, lineBytes, lineStart, lineLength); // the walk read that line last
+    return groupOf(stopWord, lineBytes, lineStart, lineLength); // the walk read that line last
   }
 
   /**

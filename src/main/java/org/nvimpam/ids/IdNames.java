@@ -12,7 +12,7 @@ import java.util.Arrays;
  * deck's groups, and what edits typed). Looked up from the bytes in place, without a String.
  * Thread-safe.
  */
-final class IdNames {
+public final class IdNames {
   private static byte[][] names = new byte[64][]; // by number; 0 is no name
   private static int[] slots = new int[128]; // open addressing by hash: numbers, 0 empty
   private static int count;

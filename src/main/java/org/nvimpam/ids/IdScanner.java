@@ -251,12 +251,39 @@ public final class IdScanner {
    * references, told to {@code sink}. Not to be used while a {@link #scan} runs.
    */
   public DeckProblems.Rows rows(Sink sink) {
-    return (e, line, code, a, off, len) -> {
-      this.mask = -1;
-      this.refs = true;
-      this.sink = sink;
-      this.entry = e;
-      row(line, code, a, off, len);
+    return new DeckProblems.Rows() {
+      @Override
+      public void row(int e, int line, int code, byte[] a, int off, int len) {
+        mask = -1;
+        refs = true;
+        IdScanner.this.sink = sink;
+        entry = e;
+        IdScanner.this.row(line, code, a, off, len);
+      }
+
+      // The numbered id fields are read in the field check's loop; a row with a named one whole.
+      @Override
+      public int[] fields(int e, int code) {
+        int[] f = IdScanner.this.fields(e, code);
+        if (f.length == 0) return NONE;
+        int[] tags = new int[table.entry(e).rows().get(code).fields().size()];
+        for (int k = 0; k < f.length; k += 5) {
+          if (IdKinds.named(f[k + 2])) return null;
+          tags[f[k + 4]] = f[k + 2] << 1 | f[k + 3];
+        }
+        return tags;
+      }
+
+      @Override
+      public void field(int e, int line, int code, int fi, int tag, byte[] a, int off, int from, int to) {
+        int v = positive(a, off + from, off + to);
+        if (v > 0) {
+          entry = e;
+          row = code;
+          field = fi;
+          sink.id(line, from, to, tag >>> 1, v, v, (tag & 1) != 0);
+        }
+      }
     };
   }
 

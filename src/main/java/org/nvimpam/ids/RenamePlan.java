@@ -29,7 +29,7 @@ public record RenamePlan(int[] at, byte[][] texts, byte[][] olds, int count, int
   static final int GES_END = GesLine.END;
 
   /** The plan that gives the id of {@code key} the new {@code text}: its digits, or a group's title. */
-  static RenamePlan make(LineSource deck, int version, IdScanner sc, long key, String text) {
+  public static RenamePlan make(LineSource deck, int version, IdScanner sc, long key, String text) {
     Builder b = new Builder(deck, sc, key, text);
     sc.scan(deck, 0, deck.lineCount(), version, true, IdKinds.bit(b.kind), b::hit);
     b.flushGes();

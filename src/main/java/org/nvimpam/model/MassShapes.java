@@ -69,13 +69,15 @@ final class MassShapes {
       gauss2(p, e, f, g, 0, 0, 1, acc);
     } else {
       // a slightly warped quad (a real mesh's) ends here: 2x2 and 4x4 points agree
-      double[] low = new double[4];
-      gauss2(p, e, f, g, 0, 0, 1, low);
       gauss4(p, e, f, g, 0, 0, 1, acc);
-      if (Math.abs(acc[0] - low[0]) > SPLIT_TOL * acc[0] && !folded(n0, n1, n2)) {
-        double tol = SPLIT_TOL * acc[0];
-        java.util.Arrays.fill(acc, 0);
-        adaptive(p, e, f, g, 0, 0, 1, 0, tol, acc);
+      if (!folded(n0, n1, n2)) {
+        double[] low = new double[4];
+        gauss2(p, e, f, g, 0, 0, 1, low);
+        if (Math.abs(acc[0] - low[0]) > SPLIT_TOL * acc[0]) {
+          double tol = SPLIT_TOL * acc[0];
+          java.util.Arrays.fill(acc, 0);
+          adaptive(p, e, f, g, 0, 0, 1, 0, tol, acc);
+        }
       }
     }
     out[0] = acc[0];
@@ -118,13 +120,29 @@ final class MassShapes {
   }
 
   private static void gauss4(double[] p, double[] e, double[] f, double[] g, double u0, double v0, double h, double[] acc) {
+    // point()'s sums, in its order, on locals: the hot loop of a warped or folded quad
+    double px = p[0], py = p[1], pz = p[2], ex = e[0], ey = e[1], ez = e[2];
+    double fx = f[0], fy = f[1], fz = f[2], gx = g[0], gy = g[1], gz = g[2];
+    double a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
     for (int i = 0; i < 4; i++) {
+      double u = u0 + h * (1 + G4X[i]) / 2;
+      double xvx = fx + gx * u, xvy = fy + gy * u, xvz = fz + gz * u;
       for (int j = 0; j < 4; j++) {
-        double u = u0 + h * (1 + G4X[i]) / 2;
         double v = v0 + h * (1 + G4X[j]) / 2;
-        point(p, e, f, g, u, v, h * h / 4 * G4W[i] * G4W[j], acc);
+        double w = h * h / 4 * G4W[i] * G4W[j];
+        double xux = ex + gx * v, xuy = ey + gy * v, xuz = ez + gz * v;
+        double nx = xuy * xvz - xuz * xvy, ny = xuz * xvx - xux * xvz, nz = xux * xvy - xuy * xvx;
+        double jw = w * Math.sqrt(nx * nx + ny * ny + nz * nz);
+        a0 += jw;
+        a1 += jw * (px + ex * u + fx * v + gx * u * v);
+        a2 += jw * (py + ey * u + fy * v + gy * u * v);
+        a3 += jw * (pz + ez * u + fz * v + gz * u * v);
       }
     }
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+    acc[3] = a3;
   }
 
   private static void point(double[] p, double[] e, double[] f, double[] g, double u, double v, double w, double[] acc) {
@@ -176,23 +194,18 @@ final class MassShapes {
     for (int i = 0; i < 2; i++) {
       for (int j = 0; j < 2; j++) {
         for (int l = 0; l < 2; l++) {
-          double r = i == 0 ? -G : G, s = j == 0 ? -G : G, t = l == 0 ? -G : G;
-          double[] jac = new double[9];
+          double j0 = 0, j1 = 0, j2 = 0, j3 = 0, j4 = 0, j5 = 0, j6 = 0, j7 = 0, j8 = 0; // the Jacobian, by rows
           double px = 0, py = 0, pz = 0;
+          int q = 8 * (4 * i + 2 * j + l);
           for (int c = 0; c < 8; c++) {
-            double rc = HR[c], sc = HS[c], tc = HT[c];
-            double nr = rc * (1 + s * sc) * (1 + t * tc) / 8;
-            double ns = sc * (1 + r * rc) * (1 + t * tc) / 8;
-            double nt = tc * (1 + r * rc) * (1 + s * sc) / 8;
-            double nn = (1 + r * rc) * (1 + s * sc) * (1 + t * tc) / 8;
+            double nr = HNR[q + c], ns = HNS[q + c], nt = HNT[q + c], nn = HNN[q + c];
             double xc = x[3 * n[c]], yc = x[3 * n[c] + 1], zc = x[3 * n[c] + 2];
-            jac[0] += nr * xc; jac[1] += nr * yc; jac[2] += nr * zc;
-            jac[3] += ns * xc; jac[4] += ns * yc; jac[5] += ns * zc;
-            jac[6] += nt * xc; jac[7] += nt * yc; jac[8] += nt * zc;
+            j0 += nr * xc; j1 += nr * yc; j2 += nr * zc;
+            j3 += ns * xc; j4 += ns * yc; j5 += ns * zc;
+            j6 += nt * xc; j7 += nt * yc; j8 += nt * zc;
             px += nn * xc; py += nn * yc; pz += nn * zc;
           }
-          double det = jac[0] * (jac[4] * jac[8] - jac[5] * jac[7]) - jac[1] * (jac[3] * jac[8] - jac[5] * jac[6])
-              + jac[2] * (jac[3] * jac[7] - jac[4] * jac[6]);
+          double det = j0 * (j4 * j8 - j5 * j7) - j1 * (j3 * j8 - j5 * j6) + j2 * (j3 * j7 - j4 * j6);
           vol += det;
           mx += det * px;
           my += det * py;
@@ -218,6 +231,27 @@ final class MassShapes {
   private static final double[] HR = {-1, 1, 1, -1, -1, 1, 1, -1};
   private static final double[] HS = {-1, -1, 1, 1, -1, -1, 1, 1};
   private static final double[] HT = {-1, -1, -1, -1, 1, 1, 1, 1};
+  // The shape functions' derivatives (r, s, t) and values at the 2x2x2 Gauss points: point
+  // 4 i + 2 j + l (r, s, t = -G or G for 0 or 1), corner c at 8 point + c.
+  private static final double[] HNR = new double[64], HNS = new double[64], HNT = new double[64], HNN = new double[64];
+
+  static {
+    for (int i = 0; i < 2; i++) {
+      for (int j = 0; j < 2; j++) {
+        for (int l = 0; l < 2; l++) {
+          double r = i == 0 ? -G : G, s = j == 0 ? -G : G, t = l == 0 ? -G : G;
+          for (int c = 0; c < 8; c++) {
+            double rc = HR[c], sc = HS[c], tc = HT[c];
+            int q = 8 * (4 * i + 2 * j + l) + c;
+            HNR[q] = rc * (1 + s * sc) * (1 + t * tc) / 8;
+            HNS[q] = sc * (1 + r * rc) * (1 + t * tc) / 8;
+            HNT[q] = tc * (1 + r * rc) * (1 + s * sc) / 8;
+            HNN[q] = (1 + r * rc) * (1 + s * sc) * (1 + t * tc) / 8;
+          }
+        }
+      }
+    }
+  }
 
   private static double[] diff(double[] x, int a, int b) {
     return new double[] {x[3 * a] - x[3 * b], x[3 * a + 1] - x[3 * b + 1], x[3 * a + 2] - x[3 * b + 2]};

@@ -8,9 +8,14 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 import org.nvimpam.deck.CardLayout;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.ChunkLines;
@@ -33,8 +38,9 @@ import org.nvimpam.ids.IncludeWalk;
  * X, SHELL's H, PART's IDMAT and H and A, MATER's RHO), at the deck's version. No Neovim here.
  *
  * <p>Feed it the files of a model with {@link #add} (in any order: elements may come before their
- * nodes), then {@link #table()}; or {@link #read} a deck and its include tree from files. Not
- * thread-safe.
+ * nodes), then {@link #table()}; or {@link #read} a deck and its include tree from files, whose
+ * pieces worker threads read at once, each into arrays of its own, merged in file order. The
+ * masses are computed once everything is read, the parts shared among threads. Not thread-safe.
  */
 public final class PartsModel {
   // What a card is to the table, by entry of the layout table.
@@ -50,44 +56,34 @@ public final class PartsModel {
   // Element shapes.
   static final byte TRIA = 1, QUAD = 2, HEXA = 3, PENTA = 4, TETRA = 5, PYRA = 6, LINE = 7, NONE = 8;
 
+  // Node coordinates in blocks of 2^16 nodes (x y z each), never moved once written.
+  private static final int BLOCK_BITS = 16, BLOCK = 1 << BLOCK_BITS;
+
   private final CardLayouts table = CardLayouts.bundled();
-  private final RowWalker walker = new RowWalker(table);
   private final int[] roles;
   private final int[][][] fields; // by entry, then row: slot, from (0-based), to; in triples
-  private final double[] v = new double[SLOTS];
-  private final String[] text = new String[SLOTS];
-  private int cardLine;
-  private boolean ges;
-
-  // Nodes.
-  private final IntIntMap nodeIndex = new IntIntMap();
-  private double[] xyz = new double[3 * 1024];
-  private int nodeCount;
-  // Elements: part id, shape, the word's index, first node in the pool, element thickness.
-  private int[] elPart = new int[1024];
-  private byte[] elShape = new byte[1024];
-  private short[] elWord = new short[1024];
-  private int[] elFirst = new int[1025];
-  private double[] elH = new double[1024];
-  private int elCount;
-  private int[] pool = new int[4096];
-  private int poolSize;
   private final List<String> words = new ArrayList<>(); // the element cards' words, by wordOf
   private final short[] wordOf; // by entry
+
+  // Merged in file order: nodes (id -> index, coordinates by index), the pieces with elements.
+  private final IntIntMap nodeIndex = new IntIntMap();
+  private double[][] coords = new double[16][];
+  private int nodeCount;
+  private final List<Piece> pieces = new ArrayList<>();
   // Parts, materials, layers, point masses.
   private final Map<Integer, PartCard> partCards = new LinkedHashMap<>();
   private final Map<Integer, Mater> maters = new HashMap<>();
   private final Map<String, Integer> materByName = new HashMap<>();
-  private final java.util.Set<Integer> layers = new java.util.HashSet<>();
+  private final Set<Integer> layers = new HashSet<>();
   private final List<MassCard> massCards = new ArrayList<>();
   private final List<PartsTable.NotIncluded> notIncluded = new ArrayList<>();
   private long lines;
-  private final CardReader reader = new CardReader(); // for read() only
+  private Parser parser; // add()'s
 
   private record PartCard(int id, String name, String type, int idmat, String matname, double h, double a, Path file,
       int line) {}
 
-  private record Mater(int id, int type, double rho) {}
+  private record Mater(int id, int type, double rho, String name) {}
 
   private record MassCard(int node, int frame, double[] offset, double mx, double my, double mz, String name,
       boolean selection, Path file, int line) {}
@@ -219,58 +215,242 @@ public final class PartsModel {
 
   /** Reads the cards of one file's lines, {@code version} its INPUTVERSION. */
   public void add(Path file, LineSource src, int version) {
-    add(file, src, version, 0);
+    if (parser == null) parser = new Parser();
+    merge(parser.parse(file, src, version, 0));
   }
 
-  private void add(Path file, LineSource src, int version, int base) {
-    int[] picks = table.picks(version);
-    int n = src.lineCount();
-    int i = 0;
-    while (i < n) {
-      int g = walker.groupAt(src, i);
-      if (g < 0) {
-        i = walker.skipCard(src, i);
-        continue;
+  /**
+   * The cards of one piece of a file as one worker read them: nodes and elements in arrays of
+   * their own, the few other cards in lists, until merged in file order.
+   */
+  private static final class Piece {
+    int[] nodeId = new int[256];
+    double[] nodeXyz = new double[3 * 256];
+    int nodes;
+    // Elements: part id, shape, the word's index, first node in the pool, element thickness.
+    int[] elPart = new int[256];
+    byte[] elShape = new byte[256];
+    short[] elWord = new short[256];
+    double[] elH = new double[256];
+    int[] elFirst = new int[257];
+    int els;
+    int[] pool = new int[1024];
+    int poolSize;
+    final List<PartCard> parts = new ArrayList<>(0);
+    final List<Mater> maters = new ArrayList<>(0);
+    final List<Integer> layers = new ArrayList<>(0);
+    final List<MassCard> masses = new ArrayList<>(0);
+    final List<PartsTable.NotIncluded> notIncluded = new ArrayList<>(0);
+    long lines;
+    // For the progress: the file, its bytes read and its lines up to the piece's end.
+    Path file;
+    long bytes;
+    long upTo;
+
+    void node(int id, double x, double y, double z) {
+      if (nodes == nodeId.length) {
+        nodeId = Arrays.copyOf(nodeId, 2 * nodes);
+        nodeXyz = Arrays.copyOf(nodeXyz, 6 * nodes);
       }
-      int e = picks[g] >= 0 ? picks[g] : table.group(g)[0];
-      int role = roles[e];
-      if (role == OTHER) {
-        i = walker.skipCard(src, i);
-      } else if (role == NSMAS) {
-        notIncluded.add(new PartsTable.NotIncluded(table.entry(e).word() + ": nonstructural mass spread by the solver over a selection",
-            lineText(src, i), file, base + i));
-        i = walker.skipCard(src, i);
-      } else {
-        Arrays.fill(v, Double.NaN);
-        Arrays.fill(text, null);
-        cardLine = base + i;
-        ges = false;
-        int[][] f = fields[e];
-        int end = walker.walkCard(src, i, e, (line, code) -> {
-          if (code >= 0) read(f[code]);
-          else if (code == RowWalker.GES) ges = true;
-        });
-        card(role, e, file, src, i);
-        i = end;
+      nodeId[nodes] = id;
+      nodeXyz[3 * nodes] = x;
+      nodeXyz[3 * nodes + 1] = y;
+      nodeXyz[3 * nodes + 2] = z;
+      nodes++;
+    }
+
+    /** A new element; its nodes follow with {@link #corner}. */
+    void element(int part, byte shape, short word, double h, int corners) {
+      if (els == elPart.length) {
+        int m = 2 * els;
+        elPart = Arrays.copyOf(elPart, m);
+        elShape = Arrays.copyOf(elShape, m);
+        elWord = Arrays.copyOf(elWord, m);
+        elH = Arrays.copyOf(elH, m);
+        elFirst = Arrays.copyOf(elFirst, m + 1);
+      }
+      if (poolSize + corners > pool.length) pool = Arrays.copyOf(pool, Math.max(2 * pool.length, poolSize + corners));
+      elPart[els] = part;
+      elShape[els] = shape;
+      elWord[els] = word;
+      elH[els] = h;
+      elFirst[els] = poolSize;
+      els++;
+      elFirst[els] = poolSize;
+    }
+
+    void corner(int id) {
+      pool[poolSize++] = id;
+      elFirst[els] = poolSize;
+    }
+
+    /** Kept for the table: the nodes are merged, the element arrays cut to their use. */
+    void keep() {
+      nodeId = null;
+      nodeXyz = null;
+      elPart = Arrays.copyOf(elPart, els);
+      elShape = Arrays.copyOf(elShape, els);
+      elWord = Arrays.copyOf(elWord, els);
+      elH = Arrays.copyOf(elH, els);
+      elFirst = Arrays.copyOf(elFirst, els + 1);
+      pool = Arrays.copyOf(pool, poolSize);
+    }
+  }
+
+  /** Reads cards into a {@link Piece}: one per thread. */
+  private final class Parser {
+    private final RowWalker walker = new RowWalker(table);
+    private final double[] v = new double[SLOTS];
+    private final String[] text = new String[SLOTS];
+    private final int[] dirty = new int[SLOTS]; // the slots read since the last card, to blank
+    private final boolean[] isDirty = new boolean[SLOTS];
+    private int dirtyCount;
+    private int[][] cardFields;
+    private int cardLine;
+    private boolean ges;
+    private final RowWalker.Visitor visit = (line, code) -> {
+      if (code >= 0) read(cardFields[code]);
+      else if (code == RowWalker.GES) ges = true;
+    };
+
+    Parser() {
+      Arrays.fill(v, Double.NaN);
+    }
+
+    /** The cards of lines {@code src} of {@code file}, the first the file's line {@code base}. */
+    Piece parse(Path file, LineSource src, int version, int base) {
+      Piece out = new Piece();
+      int[] picks = table.picks(version);
+      int n = src.lineCount();
+      int i = 0;
+      while (i < n) {
+        int g = walker.groupAt(src, i);
+        if (g < 0) {
+          i = walker.skipCard(src, i);
+          continue;
+        }
+        int e = picks[g] >= 0 ? picks[g] : table.group(g)[0];
+        int role = roles[e];
+        if (role == OTHER) {
+          i = walker.skipCard(src, i);
+        } else if (role == NSMAS) {
+          out.notIncluded.add(new PartsTable.NotIncluded(
+              table.entry(e).word() + ": nonstructural mass spread by the solver over a selection", lineText(src, i), file,
+              base + i));
+          i = walker.skipCard(src, i);
+        } else {
+          cardLine = base + i;
+          ges = false;
+          cardFields = fields[e];
+          int end = walker.walkCard(src, i, e, visit);
+          card(role, e, file, src, i, out);
+          for (int k = 0; k < dirtyCount; k++) {
+            int s = dirty[k];
+            v[s] = Double.NaN;
+            text[s] = null;
+            isDirty[s] = false;
+          }
+          dirtyCount = 0;
+          i = end;
+        }
+      }
+      out.lines = n;
+      return out;
+    }
+
+    private void read(int[] f) {
+      byte[] a = walker.lineBytes();
+      int off = walker.lineStart();
+      int len = walker.lineLength();
+      for (int k = 0; k < f.length; k += 3) {
+        int slot = f[k];
+        int s = slot & ~TEXT;
+        if (!isDirty[s]) {
+          isDirty[s] = true;
+          dirty[dirtyCount++] = s;
+        }
+        if ((slot & TEXT) != 0) {
+          int from = Math.min(f[k + 1], len);
+          int to = Math.min(f[k + 2], len);
+          while (from < to && a[off + from] == ' ') from++;
+          while (to > from && a[off + to - 1] == ' ') to--;
+          text[s] = new String(a, off + from, to - from, StandardCharsets.ISO_8859_1);
+        } else {
+          v[s] = DeckNumber.read(a, off, len, f[k + 1], f[k + 2], 0);
+        }
       }
     }
-    lines += n;
-  }
 
-  private void read(int[] f) {
-    byte[] a = walker.lineBytes();
-    int off = walker.lineStart();
-    int len = walker.lineLength();
-    for (int k = 0; k < f.length; k += 3) {
-      int slot = f[k];
-      if ((slot & TEXT) != 0) {
-        int s = Math.min(f[k + 1], len);
-        int t = Math.min(f[k + 2], len);
-        while (s < t && a[off + s] == ' ') s++;
-        while (t > s && a[off + t - 1] == ' ') t--;
-        text[slot & ~TEXT] = new String(a, off + s, t - s, StandardCharsets.ISO_8859_1);
-      } else {
-        v[slot] = DeckNumber.read(a, off, len, f[k + 1], f[k + 2], 0);
+    private void card(int role, int e, Path file, LineSource src, int header, Piece out) {
+      switch (role) {
+        case NODE -> out.node(id(v[F_ID]), nan0(v[F_X]), nan0(v[F_Y]), nan0(v[F_Z]));
+        case ELEMENT -> element(table.entry(e).word(), wordOf[e], out);
+        case PART -> out.parts.add(new PartCard(id(v[F_ID]), text[F_TITLE] == null ? "" : text[F_TITLE],
+            text[F_TYPE] == null ? "" : text[F_TYPE], id(v[F_MAT]), text[F_MATNAME], v[F_H], v[F_A], file, cardLine));
+        case MATER -> out.maters.add(new Mater(id(v[F_ID]), id(v[F_MATYP]), v[F_RHO], text[F_TITLE]));
+        case LAYER -> out.layers.add(id(v[F_ID]));
+        case MASS -> out.masses.add(new MassCard(id(v[F_ID]), id(v[F_FRAME]),
+            new double[] {nan0(v[F_X]), nan0(v[F_Y]), nan0(v[F_Z])}, nan0(v[F_MX]), nan0(v[F_MY]), nan0(v[F_MZ]),
+            text[F_TITLE] == null ? "" : text[F_TITLE], ges, file, cardLine));
+        case RBODY_MASS -> out.notIncluded.add(new PartsTable.NotIncluded(
+            "RBODY type " + id(v[F_MATYP]) + ": mass " + num(nan0(v[F_MRB])) + " imposed by the solver on the rigid body",
+            lineText(src, header), file, cardLine));
+        default -> {}
+      }
+    }
+
+    private void element(String word, short wordIndex, Piece out) {
+      byte shape;
+      int corners;
+      switch (word) {
+        case "SHELL", "TSHEL", "MEMBR" -> {
+          int n3 = id(v[F_NODE1 + 2]);
+          int n4 = id(v[F_NODE1 + 3]);
+          boolean tria = n4 == 0 || n4 == n3;
+          shape = tria ? TRIA : QUAD;
+          corners = tria ? 3 : 4;
+        }
+        case "SHEL6" -> {
+          shape = TRIA;
+          corners = 3;
+        }
+        case "SHEL8" -> {
+          shape = QUAD;
+          corners = 4;
+        }
+        case "SOLID", "BSHEL", "HEXA20" -> {
+          shape = HEXA;
+          corners = 8;
+        }
+        case "PENTA6", "PENT15" -> {
+          shape = PENTA;
+          corners = 6;
+        }
+        case "TETR4", "TETR10", "TETRA" -> {
+          shape = TETRA;
+          corners = 4;
+        }
+        case "PYRA5", "PYRA13" -> {
+          shape = PYRA;
+          corners = 5;
+        }
+        case "BEAM", "BAR" -> {
+          shape = LINE;
+          corners = 2;
+        }
+        default -> {
+          shape = NONE;
+          corners = 0;
+          for (int k = 0; k < 20; k++) {
+            if (!Double.isNaN(v[F_NODE1 + k])) corners = k + 1;
+          }
+        }
+      }
+      out.element(id(v[F_PART]), shape, wordIndex, v[F_H], corners);
+      for (int c = 0; c < corners; c++) {
+        int id = id(v[F_NODE1 + c]);
+        if (shape == NONE && id == 0) continue;
+        out.corner(id);
       }
     }
   }
@@ -283,33 +463,6 @@ public final class PartsModel {
     return Double.isNaN(d) || d < 0 || d > Integer.MAX_VALUE ? 0 : (int) d;
   }
 
-  private void card(int role, int e, Path file, LineSource src, int header) {
-    CardLayout c = table.entry(e);
-    switch (role) {
-      case NODE -> node(id(v[F_ID]), v[F_X], v[F_Y], v[F_Z]);
-      case ELEMENT -> element(c.word(), wordOf[e]);
-      case PART -> {
-        int id = id(v[F_ID]);
-        String type = text[F_TYPE] == null ? "" : text[F_TYPE];
-        partCards.put(id, new PartCard(id, text[F_TITLE] == null ? "" : text[F_TITLE], type, id(v[F_MAT]),
-            text[F_MATNAME], v[F_H], v[F_A], file, cardLine));
-      }
-      case MATER -> {
-        int id = id(v[F_ID]);
-        maters.put(id, new Mater(id, id(v[F_MATYP]), v[F_RHO]));
-        if (text[F_TITLE] != null && !text[F_TITLE].isEmpty()) materByName.putIfAbsent(text[F_TITLE], id);
-      }
-      case LAYER -> layers.add(id(v[F_ID]));
-      case MASS -> massCards.add(new MassCard(id(v[F_ID]), id(v[F_FRAME]),
-          new double[] {nan0(v[F_X]), nan0(v[F_Y]), nan0(v[F_Z])}, nan0(v[F_MX]), nan0(v[F_MY]), nan0(v[F_MZ]),
-          text[F_TITLE] == null ? "" : text[F_TITLE], ges, file, cardLine));
-      case RBODY_MASS -> notIncluded.add(new PartsTable.NotIncluded(
-          "RBODY type " + id(v[F_MATYP]) + ": mass " + num(nan0(v[F_MRB])) + " imposed by the solver on the rigid body",
-          lineText(src, header), file, cardLine));
-      default -> {}
-    }
-  }
-
   private static double nan0(double d) {
     return Double.isNaN(d) ? 0 : d;
   }
@@ -318,98 +471,56 @@ public final class PartsModel {
     return Double.toString(d);
   }
 
-  private void node(int id, double x, double y, double z) {
-    int at = nodeIndex.get(id);
-    if (at < 0) {
-      at = nodeCount++;
-      if (3 * nodeCount > xyz.length) xyz = Arrays.copyOf(xyz, 2 * xyz.length);
-      nodeIndex.put(id, at);
+  /** Adds a piece's cards to the model, after those of the pieces before it in file order. */
+  private void merge(Piece p) {
+    double[] xyz = p.nodeXyz;
+    for (int k = 0; k < p.nodes; k++) {
+      int id = p.nodeId[k];
+      int at = nodeIndex.putIfAbsent(id, nodeCount);
+      if (at < 0) {
+        at = nodeCount++;
+        int b = at >>> BLOCK_BITS;
+        if (b == coords.length) coords = Arrays.copyOf(coords, 2 * b);
+        if (coords[b] == null) coords[b] = new double[3 * BLOCK];
+      }
+      double[] c = coords[at >>> BLOCK_BITS];
+      int o = 3 * (at & (BLOCK - 1));
+      c[o] = xyz[3 * k];
+      c[o + 1] = xyz[3 * k + 1];
+      c[o + 2] = xyz[3 * k + 2];
     }
-    xyz[3 * at] = nan0(x);
-    xyz[3 * at + 1] = nan0(y);
-    xyz[3 * at + 2] = nan0(z);
+    for (PartCard pc : p.parts) partCards.put(pc.id(), pc);
+    for (Mater m : p.maters) {
+      maters.put(m.id(), m);
+      if (m.name() != null && !m.name().isEmpty()) materByName.putIfAbsent(m.name(), m.id());
+    }
+    layers.addAll(p.layers);
+    massCards.addAll(p.masses);
+    notIncluded.addAll(p.notIncluded);
+    lines += p.lines;
+    if (p.els > 0) {
+      p.keep();
+      pieces.add(p);
+    }
   }
 
-  private void element(String word, short wordIndex) {
-    byte shape;
-    int corners;
-    switch (word) {
-      case "SHELL", "TSHEL", "MEMBR" -> {
-        int n3 = id(v[F_NODE1 + 2]);
-        int n4 = id(v[F_NODE1 + 3]);
-        boolean tria = n4 == 0 || n4 == n3;
-        shape = tria ? TRIA : QUAD;
-        corners = tria ? 3 : 4;
-      }
-      case "SHEL6" -> {
-        shape = TRIA;
-        corners = 3;
-      }
-      case "SHEL8" -> {
-        shape = QUAD;
-        corners = 4;
-      }
-      case "SOLID", "BSHEL", "HEXA20" -> {
-        shape = HEXA;
-        corners = 8;
-      }
-      case "PENTA6", "PENT15" -> {
-        shape = PENTA;
-        corners = 6;
-      }
-      case "TETR4", "TETR10", "TETRA" -> {
-        shape = TETRA;
-        corners = 4;
-      }
-      case "PYRA5", "PYRA13" -> {
-        shape = PYRA;
-        corners = 5;
-      }
-      case "BEAM", "BAR" -> {
-        shape = LINE;
-        corners = 2;
-      }
-      default -> {
-        shape = NONE;
-        corners = 0;
-        for (int k = 0; k < 20; k++) {
-          if (!Double.isNaN(v[F_NODE1 + k])) corners = k + 1;
-        }
-      }
-    }
-    if (elCount == elPart.length) {
-      int m = 2 * elPart.length;
-      elPart = Arrays.copyOf(elPart, m);
-      elShape = Arrays.copyOf(elShape, m);
-      elWord = Arrays.copyOf(elWord, m);
-      elH = Arrays.copyOf(elH, m);
-      elFirst = Arrays.copyOf(elFirst, m + 1);
-    }
-    if (poolSize + corners > pool.length) pool = Arrays.copyOf(pool, Math.max(2 * pool.length, poolSize + corners));
-    int k = elCount++;
-    elPart[k] = id(v[F_PART]);
-    elShape[k] = shape;
-    elWord[k] = wordIndex;
-    elH[k] = v[F_H];
-    elFirst[k] = poolSize;
-    for (int c = 0; c < corners; c++) {
-      int id = id(v[F_NODE1 + c]);
-      if (shape == NONE && id == 0) continue;
-      pool[poolSize++] = id;
-    }
-    elFirst[k + 1] = poolSize;
+  /** The coordinate {@code c} (0 x, 1 y, 2 z) of the node of index {@code ni}. */
+  private double coord(int ni, int c) {
+    return coords[ni >>> BLOCK_BITS][3 * (ni & (BLOCK - 1)) + c];
   }
 
   /**
    * Reads {@code deck} and its include tree (the walk {@code check} makes): files streamed in
-   * pieces that begin where a card begins. A deck that cannot be read throws why; include files
-   * that cannot be read are told to {@code problems} (may be null) and left out.
+   * pieces that begin where a card begins, read by worker threads. A deck that cannot be read
+   * throws why; include files that cannot be read are told to {@code problems} (may be null) and
+   * left out.
    */
   public static PartsTable read(Path deck, TreeCheck.Progress progress, List<String> problems)
       throws IncludeFiles.Unreadable, IOException {
     Path root = deck.toAbsolutePath().normalize();
     IncludeFiles.readable(root);
     PartsModel m = new PartsModel();
+    Workers w = m.new Workers(threads(), progress);
     int[] treeVersion = {-1};
     try {
       IncludeWalk.walk(root, new IncludeWalk.Members<Path>() {
@@ -421,7 +532,7 @@ public final class PartsModel {
         @Override
         public List<IncludeLine> includes(Path f) {
           try {
-            return m.stream(f, f == root, treeVersion, progress);
+            return m.stream(f, f == root, treeVersion, w);
           } catch (IOException e) {
             throw new UncheckedIOException(e);
           }
@@ -438,46 +549,50 @@ public final class PartsModel {
           if (problems != null) problems.add(in + ":" + (at.line() + 1) + ": " + message);
         }
       });
-      m.reader.finish();
+      w.finish();
     } catch (UncheckedIOException e) {
       throw e.getCause();
     } finally {
-      m.reader.stop();
+      w.stop();
     }
     return m.table();
   }
 
-  /** Streams one file through {@link #add}, in pieces cut before a card header; returns its INCLU lines. */
-  private List<IncludeLine> stream(Path f, boolean root, int[] treeVersion, TreeCheck.Progress progress) throws IOException {
+  private static int threads() {
+    return Math.max(1, Runtime.getRuntime().availableProcessors());
+  }
+
+  /** Streams one file to the workers, in pieces cut before a card header; returns its INCLU lines. */
+  private List<IncludeLine> stream(Path f, boolean root, int[] treeVersion, Workers w) throws IOException {
     BasicFileAttributes at;
     try {
       at = IncludeFiles.attributes(f);
     } catch (IncludeFiles.Unreadable e) {
       throw new IOException(f + " " + e.getMessage());
     }
-    Pieces s = new Pieces(f, root, treeVersion, progress);
+    Pieces s = new Pieces(f, root, treeVersion, w);
     DeckFile.read(f, at.size(), false, s::take);
     s.end();
     return s.includes;
   }
 
-  /** A file's chunks as pieces of whole cards ({@link CardPieces}), read in order. */
+  /** A file's chunks as pieces of whole cards ({@link CardPieces}), handed to the workers in order. */
   private final class Pieces {
     final Path f;
     final boolean root;
     final int[] treeVersion;
-    final TreeCheck.Progress progress;
+    final Workers w;
     final List<IncludeLine> includes = new ArrayList<>();
     final CardPieces pieces = new CardPieces(this::piece);
     int version = -1;
     int base; // the file's line of the next piece's first line
     long bytes;
 
-    Pieces(Path f, boolean root, int[] treeVersion, TreeCheck.Progress progress) {
+    Pieces(Path f, boolean root, int[] treeVersion, Workers w) {
       this.f = f;
       this.root = root;
       this.treeVersion = treeVersion;
-      this.progress = progress;
+      this.w = w;
     }
 
     void take(DeckChunk c) {
@@ -494,60 +609,105 @@ public final class PartsModel {
       pieces.end();
     }
 
-    /** One piece of whole cards: its includes noted here, its cards read on the reader thread. */
+    /** One piece of whole cards: its includes noted here, its cards read by a worker. */
     private void piece(ChunkLines lines) {
       List<IncludeLine> found = new ArrayList<>();
       IncludeLine.read(lines, 0, lines.lineCount(), found);
       for (IncludeLine il : found) includes.add(new IncludeLine(il.line() + base, il.from(), il.to(), il.name()));
       int at = base;
-      int v = version;
       base += lines.lineCount();
-      long read = bytes;
-      int upTo = base;
-      reader.submit(() -> {
-        add(f, lines, v, at);
-        if (progress != null) progress.read(f, read, upTo);
-      });
+      w.submit(f, lines, version, at, bytes, base);
     }
   }
 
   /**
-   * The thread that reads the cards of the pieces, in file order, while the next are read from
-   * disk; at most a few pieces ahead.
+   * The worker threads: each reads whole pieces into a {@link Piece} with a parser of its own,
+   * while the next are read from disk (at most a few ahead); the pieces read are merged in file
+   * order by one worker at a time.
    */
-  private static final class CardReader {
-    private final java.util.concurrent.ExecutorService thread = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "nvimpam-parts-cards");
-      t.setDaemon(true);
-      return t;
-    });
-    private final java.util.concurrent.Semaphore ahead = new java.util.concurrent.Semaphore(4);
+  private final class Workers {
+    private static final Piece FAILED = new Piece();
+    private final ExecutorService threads;
+    private final ThreadLocal<Parser> parsers = ThreadLocal.withInitial(Parser::new);
+    private final Semaphore ahead;
+    private final TreeCheck.Progress progress;
+    private final Map<Integer, Piece> done = new HashMap<>();
+    private int submitted; // on the reading thread
+    private int next; // the next piece to merge
+    private boolean merging;
     private volatile Throwable failed;
 
-    void submit(Runnable r) {
+    Workers(int n, TreeCheck.Progress progress) {
+      this.progress = progress;
+      ahead = new Semaphore(2 * n + 1);
+      int[] count = {0};
+      threads = Executors.newFixedThreadPool(n, r -> {
+        Thread t = new Thread(r, "nvimpam-parts-" + count[0]++);
+        t.setDaemon(true);
+        return t;
+      });
+    }
+
+    void submit(Path f, ChunkLines lines, int version, int base, long bytes, long upTo) {
       ahead.acquireUninterruptibly();
-      thread.execute(() -> {
+      int seq = submitted++;
+      threads.execute(() -> {
+        Piece p = FAILED;
         try {
-          if (failed == null) r.run();
+          if (failed == null) {
+            p = parsers.get().parse(f, lines, version, base);
+            p.file = f;
+            p.bytes = bytes;
+            p.upTo = upTo;
+          }
         } catch (Throwable t) {
           failed = t;
         } finally {
           ahead.release();
         }
+        done(seq, p);
       });
     }
 
-    /** Waits for every piece handed over; rethrows what failed. */
-    void finish() {
-      thread.shutdown();
-      try {
-        while (!thread.awaitTermination(1, java.util.concurrent.TimeUnit.SECONDS)) {
-          // the last pieces are still being read
+    /** Piece {@code seq} is read: merges it and those after it already read, unless a worker is at it. */
+    private void done(int seq, Piece p) {
+      synchronized (this) {
+        done.put(seq, p);
+        if (merging) return;
+        merging = true;
+      }
+      while (true) {
+        Piece q;
+        synchronized (this) {
+          q = done.remove(next);
+          if (q == null) {
+            merging = false;
+            notifyAll();
+            return;
+          }
+          next++;
         }
-      } catch (InterruptedException e) {
-        thread.shutdownNow();
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted", e);
+        try {
+          if (failed == null && q != FAILED) {
+            merge(q);
+            if (progress != null) progress.read(q.file, q.bytes, q.upTo);
+          }
+        } catch (Throwable t) {
+          failed = t;
+        }
+      }
+    }
+
+    /** Waits until every piece handed over is merged; rethrows what failed. */
+    synchronized void finish() {
+      threads.shutdown();
+      while (next < submitted || merging) {
+        try {
+          wait();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted", e);
+        }
       }
       if (failed instanceof RuntimeException r) throw r;
       if (failed instanceof Error e) throw e;
@@ -555,154 +715,77 @@ public final class PartsModel {
     }
 
     void stop() {
-      thread.shutdownNow();
+      threads.shutdownNow();
+    }
+  }
+
+  /** A part's row while its elements are summed, by one thread. */
+  private static final class PartSum {
+    final int id;
+    final PartCard pc;
+    String reason;
+    double rho = Double.NaN;
+    String material = "";
+    long elements;
+    long nodes;
+    double mass;
+    double mx;
+    double my;
+    double mz;
+    double[] box;
+
+    PartSum(int id, PartCard pc) {
+      this.id = id;
+      this.pc = pc;
     }
   }
 
   /** The table of everything read so far. */
   public PartsTable table() {
-    int[] at = new int[poolSize]; // node index of each pool entry, -1 when the node is not defined
-    for (int i = 0; i < poolSize; i++) at[i] = nodeIndex.get(pool[i]);
     // Parts in the order of their cards, then the part ids elements name without a card.
     IntIntMap partIndex = new IntIntMap();
-    List<Integer> ids = new ArrayList<>();
-    for (int id : partCards.keySet()) {
-      partIndex.put(id, ids.size());
-      ids.add(id);
+    List<PartSum> sums = new ArrayList<>();
+    for (PartCard pc : partCards.values()) {
+      partIndex.put(pc.id(), sums.size());
+      sums.add(new PartSum(pc.id(), pc));
     }
-    int[] elIdx = new int[elCount];
-    for (int k = 0; k < elCount; k++) {
-      int p = partIndex.get(elPart[k]);
-      if (p < 0) {
-        p = ids.size();
-        partIndex.put(elPart[k], p);
-        ids.add(elPart[k]);
+    int[][] partOf = new int[pieces.size()][]; // each element's part, by piece
+    for (int q = 0; q < pieces.size(); q++) {
+      Piece pc = pieces.get(q);
+      int[] po = partOf[q] = new int[pc.els];
+      int lastId = 0;
+      int last = -1;
+      for (int k = 0; k < pc.els; k++) {
+        int id = pc.elPart[k];
+        int p = last >= 0 && id == lastId ? last : partIndex.get(id);
+        if (p < 0) {
+          p = sums.size();
+          partIndex.put(id, p);
+          sums.add(new PartSum(id, null));
+        }
+        sums.get(p).elements++;
+        po[k] = p;
+        lastId = id;
+        last = p;
       }
-      elIdx[k] = p;
     }
-    int np = ids.size();
-    int[] start = new int[np + 1];
-    for (int k = 0; k < elCount; k++) start[elIdx[k] + 1]++;
-    for (int p = 0; p < np; p++) start[p + 1] += start[p];
-    int[] order = new int[elCount];
-    int[] fill = Arrays.copyOf(start, np);
-    for (int k = 0; k < elCount; k++) order[fill[elIdx[k]]++] = k;
-    int[] stamp = new int[nodeCount];
-    double[] out = new double[4];
-    int[] hex = new int[8];
+    for (PartSum s : sums) material(s);
+    sumElements(sums, partOf);
     List<PartsTable.Part> rows = new ArrayList<>();
     double total = 0;
     double[] moment = new double[3];
-    for (int p = 0; p < np; p++) {
-      int id = ids.get(p);
-      PartCard pc = partCards.get(id);
-      String reason = pc == null ? "no PART card" : null;
-      double rho = Double.NaN;
-      String material = "";
-      if (pc != null) {
-        int mid = pc.idmat();
-        if (mid == 0 && pc.matname() != null && !pc.matname().isEmpty()) {
-          String mn = pc.matname();
-          Integer byName = materByName.get(mn);
-          if (mn.chars().allMatch(Character::isDigit)) mid = Integer.parseInt(mn);
-          else if (byName != null) mid = byName;
-          material = mid != 0 ? Integer.toString(mid) : "RMAT " + mn;
-        } else if (mid != 0) {
-          material = Integer.toString(mid);
-        }
-        Mater mat = maters.get(mid);
-        if (mid == 0) reason = "no material";
-        else if (mat == null && layers.contains(mid)) reason = "composite (LAYER and PLY): not computed";
-        else if (mat == null) reason = "material " + mid + " not found";
-        else if (mat.type() == 131 || mat.type() == 132) reason = "composite (MATER " + mat.type() + ", LAYER and PLY): not computed";
-        else if (!(mat.rho() > 0)) reason = "material " + mid + " has no density";
-        else rho = mat.rho();
+    for (PartSum s : sums) {
+      PartCard pc = s.pc;
+      double[] cog = s.reason == null && s.mass > 0 ? new double[] {s.mx / s.mass, s.my / s.mass, s.mz / s.mass} : null;
+      if (s.reason == null) {
+        total += s.mass;
+        moment[0] += s.mx;
+        moment[1] += s.my;
+        moment[2] += s.mz;
       }
-      double mass = 0;
-      double mx = 0, my = 0, mz = 0;
-      double[] box = null;
-      int nodes = 0;
-      for (int q = start[p]; q < start[p + 1]; q++) {
-        int k = order[q];
-        int first = elFirst[k];
-        int last = elFirst[k + 1];
-        boolean missing = false;
-        for (int i = first; i < last; i++) {
-          int ni = at[i];
-          if (ni < 0) {
-            if (reason == null) reason = "node " + pool[i] + " not found";
-            missing = true;
-            continue;
-          }
-          if (stamp[ni] != p + 1) {
-            stamp[ni] = p + 1;
-            nodes++;
-            if (box == null) box = new double[] {xyz[3 * ni], xyz[3 * ni + 1], xyz[3 * ni + 2], xyz[3 * ni], xyz[3 * ni + 1], xyz[3 * ni + 2]};
-            for (int c = 0; c < 3; c++) {
-              box[c] = Math.min(box[c], xyz[3 * ni + c]);
-              box[3 + c] = Math.max(box[3 + c], xyz[3 * ni + c]);
-            }
-          }
-        }
-        byte shape = elShape[k];
-        if (shape == NONE) {
-          reason = firstReason(reason, words.get(elWord[k]) + " elements: mass not computed");
-          continue;
-        }
-        if (missing || reason != null) continue;
-        double factor;
-        switch (shape) {
-          case TRIA, QUAD -> {
-            double t = elH[k] > 0 ? elH[k] : pc.h();
-            if (!(t > 0)) {
-              reason = "MEMBR".equals(words.get(elWord[k])) ? "MEMBR part with no thickness" : "no thickness";
-              continue;
-            }
-            if (shape == TRIA) MassShapes.triangle(xyz, at[first], at[first + 1], at[first + 2], out);
-            else MassShapes.quad(xyz, at[first], at[first + 1], at[first + 2], at[first + 3], out);
-            factor = t;
-          }
-          case LINE -> {
-            if (!(pc.a() > 0)) {
-              reason = "no section area (A)";
-              continue;
-            }
-            MassShapes.line(xyz, at[first], at[first + 1], out);
-            factor = pc.a();
-          }
-          case TETRA -> {
-            MassShapes.tetra(xyz, at[first], at[first + 1], at[first + 2], at[first + 3], out);
-            factor = 1;
-          }
-          default -> {
-            if (shape == HEXA) {
-              for (int c = 0; c < 8; c++) hex[c] = at[first + c];
-            } else if (shape == PENTA) {
-              int[] m6 = {0, 1, 2, 2, 3, 4, 5, 5};
-              for (int c = 0; c < 8; c++) hex[c] = at[first + m6[c]];
-            } else {
-              for (int c = 0; c < 8; c++) hex[c] = at[first + Math.min(c, 4)];
-            }
-            MassShapes.hexa(xyz, hex, out);
-            factor = 1;
-          }
-        }
-        double m = out[0] * factor * rho;
-        mass += m;
-        mx += m * out[1];
-        my += m * out[2];
-        mz += m * out[3];
-      }
-      double[] cog = reason == null && mass > 0 ? new double[] {mx / mass, my / mass, mz / mass} : null;
-      if (reason == null) {
-        total += mass;
-        moment[0] += mx;
-        moment[1] += my;
-        moment[2] += mz;
-      }
-      rows.add(new PartsTable.Part(id, pc == null ? "" : pc.name(), pc == null ? "" : pc.type(), material,
-          start[p + 1] - start[p], nodes, pc == null || Double.isNaN(pc.h()) ? Double.NaN : pc.h(),
-          reason == null ? mass : Double.NaN, reason, cog, box, pc == null ? null : pc.file(), pc == null ? -1 : pc.line()));
+      rows.add(new PartsTable.Part(s.id, pc == null ? "" : pc.name(), pc == null ? "" : pc.type(), s.material, s.elements,
+          s.nodes, pc == null || Double.isNaN(pc.h()) ? Double.NaN : pc.h(), s.reason == null ? s.mass : Double.NaN,
+          s.reason, cog, s.box, pc == null ? null : pc.file(), pc == null ? -1 : pc.line()));
     }
     List<PartsTable.PointMass> masses = new ArrayList<>();
     for (MassCard mc : massCards) {
@@ -718,7 +801,7 @@ public final class PartsModel {
       }
       if (reason == null) {
         cog = new double[3];
-        for (int c = 0; c < 3; c++) cog[c] = xyz[3 * ni + c] + mc.offset()[c];
+        for (int c = 0; c < 3; c++) cog[c] = coord(ni, c) + mc.offset()[c];
         total += m;
         for (int c = 0; c < 3; c++) moment[c] += m * cog[c];
       }
@@ -729,7 +812,180 @@ public final class PartsModel {
     return new PartsTable(rows, masses, List.copyOf(notIncluded), total, cog, lines);
   }
 
-  private static String firstReason(String had, String now) {
-    return had != null ? had : now;
+  /** A part's material and density, or why its mass cannot be computed. */
+  private void material(PartSum s) {
+    PartCard pc = s.pc;
+    if (pc == null) {
+      s.reason = "no PART card";
+      return;
+    }
+    int mid = pc.idmat();
+    if (mid == 0 && pc.matname() != null && !pc.matname().isEmpty()) {
+      String mn = pc.matname();
+      Integer byName = materByName.get(mn);
+      if (mn.chars().allMatch(Character::isDigit)) mid = Integer.parseInt(mn);
+      else if (byName != null) mid = byName;
+      s.material = mid != 0 ? Integer.toString(mid) : "RMAT " + mn;
+    } else if (mid != 0) {
+      s.material = Integer.toString(mid);
+    }
+    Mater mat = maters.get(mid);
+    if (mid == 0) s.reason = "no material";
+    else if (mat == null && layers.contains(mid)) s.reason = "composite (LAYER and PLY): not computed";
+    else if (mat == null) s.reason = "material " + mid + " not found";
+    else if (mat.type() == 131 || mat.type() == 132) s.reason = "composite (MATER " + mat.type() + ", LAYER and PLY): not computed";
+    else if (!(mat.rho() > 0)) s.reason = "material " + mid + " has no density";
+    else s.rho = mat.rho();
+  }
+
+  /**
+   * Sums the elements into their parts, the parts shared among threads by their elements' count:
+   * each part's elements are summed by one thread, in file order.
+   */
+  private void sumElements(List<PartSum> sums, int[][] partOf) {
+    int np = sums.size();
+    int nt = Math.min(threads(), Math.max(1, np));
+    int[] owner = new int[np];
+    Integer[] big = new Integer[np];
+    for (int p = 0; p < np; p++) big[p] = p;
+    Arrays.sort(big, (a, b) -> Long.compare(sums.get(b).elements, sums.get(a).elements));
+    long[] load = new long[nt];
+    for (int p : big) {
+      int t = 0;
+      for (int u = 1; u < nt; u++) if (load[u] < load[t]) t = u;
+      owner[p] = t;
+      load[t] += sums.get(p).elements;
+    }
+    if (nt == 1) {
+      sumElements(0, owner, sums, partOf);
+      return;
+    }
+    Thread[] ts = new Thread[nt];
+    Throwable[] failed = new Throwable[nt];
+    for (int t = 0; t < nt; t++) {
+      int u = t;
+      ts[t] = new Thread(() -> {
+        try {
+          sumElements(u, owner, sums, partOf);
+        } catch (Throwable e) {
+          failed[u] = e;
+        }
+      }, "nvimpam-parts-sum-" + t);
+      ts[t].setDaemon(true);
+      ts[t].start();
+    }
+    for (Thread t : ts) {
+      try {
+        t.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted", e);
+      }
+    }
+    for (Throwable e : failed) {
+      if (e instanceof RuntimeException r) throw r;
+      if (e instanceof Error r) throw r;
+    }
+  }
+
+  private static final int[] PENTA_CORNERS = {0, 1, 2, 2, 3, 4, 5, 5}, PYRA_CORNERS = {0, 1, 2, 3, 4, 4, 4, 4},
+      HEXA_CORNERS = {0, 1, 2, 3, 4, 5, 6, 7};
+
+  /** Thread {@code t}'s share: the elements of the parts it owns. */
+  private void sumElements(int t, int[] owner, List<PartSum> sums, int[][] partOf) {
+    int[] seen = new int[nodeCount]; // the first part (+ 1) that counted a node
+    int[] seen2 = new int[nodeCount]; // the second
+    Set<Long> shared = new HashSet<>(); // node << 32 | part: a node counted by a third part or more
+    double[] x = new double[3 * 20]; // the element's corners' coordinates
+    double[] out = new double[4];
+    for (int q = 0; q < pieces.size(); q++) {
+      Piece pc = pieces.get(q);
+      int[] po = partOf[q];
+      for (int k = 0; k < pc.els; k++) {
+        int p = po[k];
+        if (owner[p] != t) continue;
+        PartSum s = sums.get(p);
+        int first = pc.elFirst[k];
+        int last = pc.elFirst[k + 1];
+        boolean missing = false;
+        for (int i = first; i < last; i++) {
+          int ni = nodeIndex.get(pc.pool[i]);
+          if (ni < 0) {
+            if (s.reason == null) s.reason = "node " + pc.pool[i] + " not found";
+            missing = true;
+            continue;
+          }
+          double[] b = coords[ni >>> BLOCK_BITS];
+          int o = 3 * (ni & (BLOCK - 1));
+          int c = 3 * (i - first);
+          double nx = x[c] = b[o], ny = x[c + 1] = b[o + 1], nz = x[c + 2] = b[o + 2];
+          int st = seen[ni];
+          int st2 = seen2[ni];
+          boolean fresh;
+          if (st == 0) {
+            seen[ni] = p + 1;
+            fresh = true;
+          } else if (st == p + 1 || st2 == p + 1) {
+            fresh = false;
+          } else if (st2 == 0) {
+            seen2[ni] = p + 1;
+            fresh = true;
+          } else {
+            fresh = shared.add(((long) ni << 32) | p);
+          }
+          if (fresh) {
+            s.nodes++;
+            if (s.box == null) s.box = new double[] {nx, ny, nz, nx, ny, nz};
+            double[] box = s.box;
+            box[0] = Math.min(box[0], nx);
+            box[1] = Math.min(box[1], ny);
+            box[2] = Math.min(box[2], nz);
+            box[3] = Math.max(box[3], nx);
+            box[4] = Math.max(box[4], ny);
+            box[5] = Math.max(box[5], nz);
+          }
+        }
+        byte shape = pc.elShape[k];
+        if (shape == NONE) {
+          if (s.reason == null) s.reason = words.get(pc.elWord[k]) + " elements: mass not computed";
+          continue;
+        }
+        if (missing || s.reason != null) continue;
+        double factor;
+        switch (shape) {
+          case TRIA, QUAD -> {
+            double h = pc.elH[k] > 0 ? pc.elH[k] : s.pc.h();
+            if (!(h > 0)) {
+              s.reason = "MEMBR".equals(words.get(pc.elWord[k])) ? "MEMBR part with no thickness" : "no thickness";
+              continue;
+            }
+            if (shape == TRIA) MassShapes.triangle(x, 0, 1, 2, out);
+            else MassShapes.quad(x, 0, 1, 2, 3, out);
+            factor = h;
+          }
+          case LINE -> {
+            if (!(s.pc.a() > 0)) {
+              s.reason = "no section area (A)";
+              continue;
+            }
+            MassShapes.line(x, 0, 1, out);
+            factor = s.pc.a();
+          }
+          case TETRA -> {
+            MassShapes.tetra(x, 0, 1, 2, 3, out);
+            factor = 1;
+          }
+          default -> {
+            MassShapes.hexa(x, shape == HEXA ? HEXA_CORNERS : shape == PENTA ? PENTA_CORNERS : PYRA_CORNERS, out);
+            factor = 1;
+          }
+        }
+        double m = out[0] * factor * s.rho;
+        s.mass += m;
+        s.mx += m * out[1];
+        s.my += m * out[2];
+        s.mz += m * out[3];
+      }
+    }
   }
 }

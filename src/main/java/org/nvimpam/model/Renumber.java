@@ -22,11 +22,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.nvimpam.deck.CardLayout;
 import org.nvimpam.deck.CardLayouts;
+import org.nvimpam.deck.ChunkLines;
 import org.nvimpam.deck.Deck;
 import org.nvimpam.deck.DeckFile;
 import org.nvimpam.deck.DeckVersion;
 import org.nvimpam.deck.FieldLayout;
 import org.nvimpam.deck.IncludeLine;
+import org.nvimpam.deck.LineSource;
 import org.nvimpam.deck.ProblemCode;
 import org.nvimpam.ids.IntList;
 import org.nvimpam.ids.GesLine;
@@ -55,8 +57,41 @@ public final class Renumber {
   /** Every id of {@code kind} moves by {@code amount} ({@code dense}: becomes {@code amount}, {@code amount + 1}, … in deck order). */
   public record Change(int kind, boolean dense, long amount) {}
 
-  /** A reason to refuse: {@code file} null for the run as a whole; {@code line} and {@code col} 0-based. */
-  public record Refusal(Path file, int line, int col, String message) {}
+  /**
+   * A reason to refuse: {@code file} null for the run as a whole; {@code line} and {@code col}
+   * 0-based; {@code source} the index of the file in the tree ({@link #plan}'s sources), -1 for the
+   * run as a whole.
+   */
+  public record Refusal(Path file, int line, int col, String message, int source) {
+    public Refusal(Path file, int line, int col, String message) {
+      this(file, line, col, message, -1);
+    }
+  }
+
+  /** One file of a tree whose lines are held elsewhere (a buffer's): its file (null when none), lines and version. */
+  public record Source(Path path, LineSource lines, int version) {}
+
+  /**
+   * Which ids change: all of their kinds ({@link #ALL}); those defined by the cards that hold lines
+   * {@code [from, to)} of source {@code source}; or, with {@code parts}, those parts, their elements
+   * and their elements' nodes.
+   */
+  public record Scope(int source, int from, int to, int[] parts) {
+    public static final Scope ALL = new Scope(-1, 0, 0, null);
+  }
+
+  /** Lines {@code [first, last)} of a source become {@code lines}. */
+  public record Hunk(int first, int last, byte[][] lines) {}
+
+  /**
+   * What {@link #plan} found: each source's hunks, in line order (to be applied only when nothing
+   * is refused), the values changed per change, the refusals.
+   */
+  public record Plan(List<List<Hunk>> hunks, long[] changed, List<Refusal> refusals) {
+    public boolean refused() {
+      return !refusals.isEmpty();
+    }
+  }
 
   /**
    * What a run did: the tree's files, in include order, and where each went (empty when refused);
@@ -100,6 +135,9 @@ public final class Renumber {
   private final int nk = IdKinds.NAMES.size();
   private final int[] changeOf = new int[nk]; // by kind: the index of its change, -1 none
   private int mask;
+  private Scope scope = Scope.ALL;
+  // the new bytes of streamed pieces once written, for the next pieces: less garbage, fewer pages touched
+  private final java.util.concurrent.ConcurrentLinkedQueue<byte[]> spares = new java.util.concurrent.ConcurrentLinkedQueue<>();
   private final ThreadLocal<IdScanner> scanners = ThreadLocal.withInitial(() -> new IdScanner(table));
 
   public Renumber(Options options, TreeCheck.Progress progress) {
@@ -114,19 +152,27 @@ public final class Renumber {
     }
   }
 
-  /** One file of the tree, read whole. */
+  /** One file of the tree, read whole; or, for a plan, a source's lines. */
   private static final class FileIn {
     final Path path;
-    final Deck deck;
-    final boolean lastTerminated;
-    int version;
+    final LineSource deck; // null while a file is streamed
+    boolean lastTerminated;
+    final boolean plan; // only the changed lines are kept, each with its terminator
+    int index;
+    int version = -1;
     Path target;
     final List<Piece> pieces = new ArrayList<>();
+    final List<IncludeLine> includes = new ArrayList<>(); // a streamed file's
 
-    FileIn(Path path, Deck deck, boolean lastTerminated) {
+    FileIn(Path path, LineSource deck, boolean lastTerminated, boolean plan) {
       this.path = path;
       this.deck = deck;
       this.lastTerminated = lastTerminated;
+      this.plan = plan;
+    }
+
+    Refusal refusal(int line, int col, String message) {
+      return new Refusal(path, line, col, message, index);
     }
   }
 
@@ -137,11 +183,42 @@ public final class Renumber {
   public Result run(Path deck) throws IncludeFiles.Unreadable, IOException {
     Path root = deck.toAbsolutePath().normalize();
     IncludeFiles.readable(root);
+    if (options.changes().stream().noneMatch(Change::dense)) return stream(root);
     List<Refusal> refusals = new ArrayList<>();
     List<FileIn> files = readTree(root, refusals);
     long lines = 0;
     for (FileIn f : files) lines += f.deck.lineCount();
     targets(root, files, refusals);
+    long[] changed = rewrite(files, refusals);
+    List<Path> paths = new ArrayList<>();
+    for (FileIn f : files) paths.add(f.path);
+    if (!refusals.isEmpty()) return new Result(root, paths, List.of(), changed, refusals, lines);
+    return new Result(root, paths, write(files), changed, List.of(), lines);
+  }
+
+  /**
+   * The changes of the tree {@code sources} (its root first, each file once) within {@code scope},
+   * as hunks of new lines per source; nothing is written. The checks are those of {@link #run},
+   * and the new ids of a scope must not be ids defined outside it.
+   */
+  public Plan plan(List<Source> sources, Scope scope) throws IOException {
+    this.scope = scope;
+    List<FileIn> files = new ArrayList<>();
+    for (Source s : sources) {
+      FileIn f = new FileIn(s.path(), s.lines(), true, true);
+      f.index = files.size();
+      f.version = s.version();
+      files.add(f);
+    }
+    List<Refusal> refusals = new ArrayList<>();
+    long[] changed = rewrite(files, refusals);
+    List<List<Hunk>> hunks = new ArrayList<>();
+    for (FileIn f : files) hunks.add(hunks(f)); // also when refused: where a change would go may be refused too
+    return new Plan(hunks, changed, refusals);
+  }
+
+  /** Cuts the files, finds their definitions and rewrites them; the values changed per change. */
+  private long[] rewrite(List<FileIn> files, List<Refusal> refusals) throws IOException {
     int threads = options.threads();
     ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
       Thread t = new Thread(r, "nvimpam-renumber");
@@ -150,15 +227,18 @@ public final class Renumber {
     });
     try {
       for (FileIn f : files) cut(f, threads);
-      // an offset's map needs no definitions: they are gathered while the values are rewritten
-      boolean dense = options.changes().stream().anyMatch(Change::dense);
-      if (dense) runAll(pool, files, p -> p.pass1());
-      Maps maps = dense ? maps(files, refusals) : new Maps();
+      int[][] subset = subset(files);
+      // an offset's map needs no definitions: they are gathered while the values are rewritten;
+      // a scope's new ids are checked against the definitions first
+      boolean first = subset != null || options.changes().stream().anyMatch(Change::dense);
+      if (first) runAll(pool, files, p -> p.pass1());
+      Maps maps = first ? maps(files, subset, refusals) : new Maps(null);
+      if (subset != null) clashes(files, maps, refusals);
       for (FileIn f : files) {
         for (Piece p : f.pieces) p.maps = maps;
       }
-      runAll(pool, files, p -> p.pass2(!dense));
-      undescribed(files, dense ? maps : maps(files, refusals), refusals);
+      runAll(pool, files, p -> p.pass2(!first));
+      undescribed(files, first ? maps : maps(files, null, refusals), refusals);
     } finally {
       pool.shutdownNow();
     }
@@ -169,10 +249,371 @@ public final class Renumber {
         for (int i = 0; i < changed.length; i++) changed[i] += p.changed[i];
       }
     }
-    List<Path> paths = new ArrayList<>();
-    for (FileIn f : files) paths.add(f.path);
-    if (!refusals.isEmpty()) return new Result(root, paths, List.of(), changed, refusals, lines);
-    return new Result(root, paths, write(files), changed, List.of(), lines);
+    return changed;
+  }
+
+  /** The ids of each changed kind the scope takes, sorted and unique; null for all of them. */
+  private int[][] subset(List<FileIn> files) {
+    if (scope.source() < 0 && scope.parts() == null) return null;
+    IntList[] ids = new IntList[nk];
+    for (Change c : options.changes()) ids[c.kind()] = new IntList();
+    IdScanner s = scanners.get();
+    if (scope.parts() == null) {
+      LineSource d = files.get(scope.source()).deck;
+      int from = IdScanner.cardStart(d, scope.from());
+      int to = IdScanner.cardEnd(d, Math.max(scope.to(), from + 1));
+      s.scan(d, from, to, files.get(scope.source()).version, false, mask, (line, a, b, kind, lo, hi, def) -> {
+        if (def && ids[kind] != null) ids[kind].add(lo);
+      });
+    } else {
+      int[] parts = Arrays.copyOf(scope.parts(), scope.parts().length);
+      Arrays.sort(parts);
+      for (Change c : options.changes()) {
+        if (c.kind() != IdKinds.NODE && c.kind() != IdKinds.ELEMENT && c.kind() != IdKinds.PART) {
+          throw new IllegalArgumentException("part= takes the parts, their elements and their nodes: not " + IdKinds.name(c.kind()));
+        }
+      }
+      if (ids[IdKinds.PART] != null) {
+        for (int p : parts) ids[IdKinds.PART].add(p);
+      }
+      int kinds = IdKinds.bit(IdKinds.NODE) | IdKinds.bit(IdKinds.ELEMENT) | IdKinds.bit(IdKinds.PART);
+      for (FileIn f : files) {
+        PartElements pe = new PartElements(s, parts, ids[IdKinds.ELEMENT], ids[IdKinds.NODE]);
+        s.scan(f.deck, 0, f.deck.lineCount(), f.version, true, kinds, pe);
+        pe.end();
+      }
+    }
+    int[][] out = new int[nk][];
+    for (int k = 0; k < nk; k++) {
+      if (ids[k] == null) continue;
+      int[] v = Arrays.copyOf(ids[k].a, ids[k].size);
+      Arrays.sort(v);
+      int u = 0;
+      for (int i = 0; i < v.length; i++) {
+        if (i == 0 || v[i] != v[i - 1]) v[u++] = v[i];
+      }
+      out[k] = Arrays.copyOf(v, u);
+    }
+    return out;
+  }
+
+  /**
+   * The elements of some parts and their nodes, from a scan of element cards: an element's
+   * definition opens it, the part and node references after it in the same card are its own.
+   */
+  private final class PartElements implements IdScanner.Sink {
+    final IdScanner s;
+    final int[] parts;
+    final IntList elements;
+    final IntList nodes;
+    final IntList own = new IntList(); // the open element's nodes
+    int element; // the open element, 0 none
+    int entry = -1;
+    int part;
+
+    PartElements(IdScanner s, int[] parts, IntList elements, IntList nodes) {
+      this.s = s;
+      this.parts = parts;
+      this.elements = elements;
+      this.nodes = nodes;
+    }
+
+    @Override
+    public void id(int line, int a, int b, int kind, int lo, int hi, boolean def) {
+      if (element != 0 && s.entry() != entry) end();
+      if (def && kind == IdKinds.ELEMENT) {
+        end();
+        element = lo;
+        entry = s.entry();
+        return;
+      }
+      if (element == 0 || def) return;
+      if (kind == IdKinds.PART) part = lo;
+      else if (kind == IdKinds.NODE) {
+        for (long n = lo; n <= hi; n++) own.add((int) n);
+      }
+    }
+
+    void end() {
+      if (element != 0 && part != 0 && Arrays.binarySearch(parts, part) >= 0) {
+        if (elements != null) elements.add(element);
+        if (nodes != null) {
+          for (int i = 0; i < own.size; i++) nodes.add(own.a[i]);
+        }
+      }
+      element = 0;
+      part = 0;
+      own.size = 0;
+    }
+  }
+
+  /** The new ids of a scope that are ids defined outside it: each a refusal, where that id is defined. */
+  private void clashes(List<FileIn> files, Maps maps, List<Refusal> refusals) {
+    for (Change c : options.changes()) {
+      int kind = c.kind();
+      int[] in = maps.subset[kind];
+      IntIntMap clash = new IntIntMap(); // the id defined elsewhere -> the id of the scope that would become it
+      for (int id : in) {
+        if (!maps.defined(kind, id)) continue;
+        long v = maps.map(kind, id);
+        if (v > 0 && v != id && maps.defined(kind, (int) v) && Arrays.binarySearch(in, (int) v) < 0 && clash.get((int) v) < 0) {
+          clash.put((int) v, id);
+        }
+      }
+      if (clash.size() == 0) continue;
+      for (FileIn f : files) {
+        for (Piece p : f.pieces) {
+          IntList d = p.defs[changeOf[kind]];
+          IntList at = p.defLines[changeOf[kind]];
+          for (int i = 0; i < d.size; i++) {
+            int old = clash.get(d.a[i]);
+            if (old < 0) continue;
+            refusals.add(f.refusal(at.a[i], 0, IdKinds.name(kind) + " " + old + " would become " + d.a[i]
+                + ", which is defined already, outside what is renumbered"));
+            clash.put(d.a[i], -1);
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * The changed lines of a plan's file, merged into hunks of consecutive lines that stay one line
+   * each; a GES line continued on new lines is a hunk of its own (so that a hunk of as many lines
+   * as it replaces can be applied a part at a time).
+   */
+  private static List<Hunk> hunks(FileIn f) {
+    List<Hunk> out = new ArrayList<>();
+    int first = -1;
+    int last = -1;
+    List<byte[]> lines = new ArrayList<>();
+    List<byte[]> one = new ArrayList<>();
+    for (Piece p : f.pieces) {
+      IntList c = p.changedLines;
+      for (int i = 0; i < c.size; i += 3) {
+        int line = c.a[i];
+        one.clear();
+        for (int k = c.a[i + 1], s = k; k < c.a[i + 2]; k++) {
+          if (p.out.a[k] != '\n') continue;
+          one.add(Arrays.copyOfRange(p.out.a, s, k));
+          s = k + 1;
+        }
+        if (line != last || one.size() != 1) {
+          if (first >= 0) out.add(new Hunk(first, last, lines.toArray(new byte[0][])));
+          first = -1;
+          lines.clear();
+        }
+        if (one.size() != 1) {
+          out.add(new Hunk(line, line + 1, one.toArray(new byte[0][])));
+          continue;
+        }
+        if (first < 0) first = line;
+        last = line + 1;
+        lines.add(one.get(0));
+      }
+    }
+    if (first >= 0) out.add(new Hunk(first, last, lines.toArray(new byte[0][])));
+    return out;
+  }
+
+  /**
+   * An offset, which needs no definitions before it rewrites: each file is read in pieces of whole
+   * cards, rewritten on the workers and written to its temporary file piece by piece, in order,
+   * each piece dropped once written; the files are moved into place when nothing is refused.
+   */
+  private Result stream(Path root) throws IOException {
+    List<Refusal> refusals = new ArrayList<>();
+    List<FileIn> files = new ArrayList<>();
+    Maps maps = new Maps(null);
+    int threads = options.threads();
+    ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+      Thread t = new Thread(r, "nvimpam-renumber");
+      t.setDaemon(true);
+      return t;
+    });
+    Path rootDir = root.getParent();
+    Path out = options.outDir() == null ? rootDir : options.outDir().toAbsolutePath().normalize();
+    List<Path> temps = new ArrayList<>();
+    List<Path> made = new ArrayList<>(); // folders made for the temporary files
+    long[] lines = {0};
+    try {
+      FileIn top = new FileIn(root, null, true, false);
+      files.add(top);
+      try {
+        IncludeWalk.walk(top, new IncludeWalk.Members<FileIn>() {
+          @Override
+          public Path path(FileIn f) {
+            return f.path;
+          }
+
+          @Override
+          public List<IncludeLine> includes(FileIn f) {
+            try {
+              Path rel = rootDir.relativize(f.path);
+              Path target = rel.startsWith("..") || rel.isAbsolute() ? (options.inPlace() ? f.path : null) : out.resolve(rel).normalize();
+              Path tmp = null;
+              if (target != null && unwritable(target) == null) {
+                for (Path d = target.getParent(); d != null && !Files.exists(d); d = d.getParent()) made.add(d);
+                Files.createDirectories(target.getParent());
+                tmp = temp(target);
+                temps.add(tmp);
+              }
+              lines[0] += streamFile(f, top.version, tmp, pool, maps);
+            } catch (IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+            return f.includes;
+          }
+
+          @Override
+          public FileIn open(Path p) throws IncludeFiles.Unreadable {
+            IncludeFiles.readable(p);
+            FileIn f = new FileIn(p, null, true, false);
+            files.add(f);
+            return f;
+          }
+
+          @Override
+          public void problem(FileIn in, IncludeLine at, IncludeLine via, ProblemCode code, String message) {
+            refusals.add(new Refusal(in.path, at.line(), at.from(), message + ": the ids of the tree cannot all be renumbered without it"));
+          }
+        });
+      } catch (java.io.UncheckedIOException e) {
+        throw e.getCause();
+      }
+      targets(root, files, refusals);
+      undescribed(files, maps(files, null, refusals), refusals);
+      long[] changed = new long[options.changes().size()];
+      for (FileIn f : files) {
+        for (Piece p : f.pieces) {
+          refusals.addAll(p.refusals);
+          for (int i = 0; i < changed.length; i++) changed[i] += p.changed[i];
+        }
+      }
+      List<Path> paths = new ArrayList<>();
+      for (FileIn f : files) paths.add(f.path);
+      if (!refusals.isEmpty()) return new Result(root, paths, List.of(), changed, refusals, lines[0]);
+      List<Path> written = new ArrayList<>();
+      for (FileIn f : files) {
+        Path tmp = temp(f.target);
+        keepPermissions(f.target, tmp);
+        Files.move(tmp, f.target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        temps.remove(tmp);
+        written.add(f.target);
+      }
+      made.clear();
+      return new Result(root, paths, written, changed, List.of(), lines[0]);
+    } finally {
+      pool.shutdownNow();
+      for (Path t : temps) Files.deleteIfExists(t);
+      made.sort((x, y) -> y.getNameCount() - x.getNameCount()); // the deepest first
+      for (Path d : made) {
+        try {
+          Files.deleteIfExists(d);
+        } catch (java.nio.file.DirectoryNotEmptyException e) {
+          // a folder that holds something else now: not ours to remove
+        }
+      }
+    }
+  }
+
+  /**
+   * Reads {@code f} in pieces of whole cards, rewrites them on {@code pool} and writes them in
+   * order to {@code tmp} (nothing written when null); its lines.
+   */
+  private long streamFile(FileIn f, int topVersion, Path tmp, ExecutorService pool, Maps maps) throws IOException {
+    BasicFileAttributes at;
+    try {
+      at = IncludeFiles.attributes(f.path);
+    } catch (IncludeFiles.Unreadable e) {
+      throw new IOException(f.path + " " + e.getMessage());
+    }
+    long size = at.size();
+    if (size > 0) {
+      try (FileChannel ch = FileChannel.open(f.path, StandardOpenOption.READ)) {
+        ByteBuffer b = ByteBuffer.allocate(1);
+        ch.read(b, size - 1);
+        f.lastTerminated = b.get(0) == '\n';
+      }
+    }
+    int window = 2 * options.threads() + 1;
+    java.util.ArrayDeque<Future<Piece>> ahead = new java.util.ArrayDeque<>();
+    long[] base = {0};
+    long[] bytes = {0};
+    try (OutputStream o = tmp == null ? OutputStream.nullOutputStream()
+        : new java.io.BufferedOutputStream(Files.newOutputStream(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+            StandardOpenOption.WRITE), 1 << 20)) {
+      CardPieces pieces = new CardPieces(l -> {
+        int n = l.lineCount();
+        Piece p = new Piece(f, l, (int) base[0], 0, n, false);
+        List<IncludeLine> found = new ArrayList<>();
+        IncludeLine.read(l, 0, n, found);
+        for (IncludeLine il : found) f.includes.add(new IncludeLine(il.line() + p.base, il.from(), il.to(), il.name()));
+        base[0] += n;
+        p.maps = maps;
+        f.pieces.add(p);
+        ahead.add(pool.submit(() -> {
+          p.pass2(true);
+          return p;
+        }));
+        if (progress != null) progress.read(f.path, bytes[0], base[0]);
+        try {
+          while (ahead.size() > window) put(ahead.poll(), o, false);
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      });
+      try {
+        DeckFile.read(f.path, size, false, c -> {
+          if (f.version < 0) {
+            int own = DeckVersion.declared(ChunkLines.of(c));
+            f.version = own > 0 ? own : topVersion > 0 ? topVersion : table.newestVersion();
+          }
+          bytes[0] += c.byteSize();
+          pieces.take(c);
+        });
+        pieces.end();
+      } catch (java.io.UncheckedIOException e) {
+        throw e.getCause();
+      }
+      if (f.version < 0) f.version = topVersion > 0 ? topVersion : table.newestVersion();
+      while (!ahead.isEmpty()) put(ahead.poll(), o, ahead.isEmpty() && !f.lastTerminated);
+    } finally {
+      for (Future<Piece> x : ahead) x.cancel(true);
+    }
+    return base[0];
+  }
+
+  /** Writes a rewritten piece and drops its lines; {@code unterminated}: the file's last line has no newline. */
+  private static void put(Future<Piece> x, OutputStream o, boolean unterminated) throws IOException {
+    Piece p;
+    try {
+      p = x.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted", e);
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause();
+      if (c instanceof IOException io) throw io;
+      if (c instanceof RuntimeException r) throw r;
+      if (c instanceof Error er) throw er;
+      throw new IllegalStateException(c);
+    }
+    int n = p.out.size;
+    if (unterminated && n > 0 && p.out.a[n - 1] == '\n') n--;
+    o.write(p.out.a, 0, n);
+    p.drop();
+  }
+
+  private static Path temp(Path target) {
+    return target.resolveSibling("." + target.getFileName() + ".nvimpam-renumber");
+  }
+
+  private static void keepPermissions(Path target, Path tmp) throws IOException {
+    if (!Files.exists(target)) return;
+    PosixFileAttributeView from = Files.getFileAttributeView(target, PosixFileAttributeView.class);
+    PosixFileAttributeView to = Files.getFileAttributeView(tmp, PosixFileAttributeView.class);
+    if (from != null && to != null) to.setPermissions(from.readAttributes().permissions());
   }
 
   private List<FileIn> readTree(Path root, List<Refusal> refusals) throws IOException {
@@ -231,7 +672,7 @@ public final class Renumber {
       }
     }
     if (progress != null) progress.read(p, size, d.lineCount());
-    return new FileIn(p, d, terminated);
+    return new FileIn(p, d, terminated, false);
   }
 
   /** Where each file goes, and whether it may be written there. */
@@ -261,7 +702,7 @@ public final class Renumber {
     }
   }
 
-  private static Path real(Path p) {
+  static Path real(Path p) {
     try {
       return p.toRealPath();
     } catch (IOException e) {
@@ -270,7 +711,7 @@ public final class Renumber {
   }
 
   /** Why {@code target} cannot be written (null: it can): the file, or the first folder of its path that exists. */
-  private static String unwritable(Path target) {
+  static String unwritable(Path target) {
     if (Files.isDirectory(target)) return "it is a folder";
     if (Files.exists(target, LinkOption.NOFOLLOW_LINKS) && !Files.isWritable(target)) return "no permission to write it";
     Path d = target.getParent();
@@ -329,13 +770,27 @@ public final class Renumber {
   private final class Maps {
     final int[][] sorted = new int[nk][]; // by kind: the defined ids, ascending, unique
     final IntIntMap[] dense = new IntIntMap[nk];
+    final int[][] subset; // by kind: the ids the scope takes, ascending; null: all
+
+    Maps(int[][] subset) {
+      this.subset = subset == null ? new int[nk][] : subset;
+    }
 
     boolean defined(int kind, int id) {
       return sorted[kind] != null && Arrays.binarySearch(sorted[kind], id) >= 0;
     }
 
-    /** The new id of {@code id}: {@code > 0}; 0 when it has none (a dense renumber of an id defined nowhere); -1 out of range. */
+    /** Whether {@code id} is an id that changes: defined, and in the scope. */
+    boolean changes(int kind, int id) {
+      return subset[kind] != null ? Arrays.binarySearch(subset[kind], id) >= 0 : defined(kind, id);
+    }
+
+    /**
+     * The new id of {@code id}: {@code > 0} ({@code id} itself outside the scope); 0 when it has
+     * none (a dense renumber of an id defined nowhere); -1 out of range.
+     */
     long map(int kind, int id) {
+      if (subset[kind] != null && Arrays.binarySearch(subset[kind], id) < 0) return id;
       Change c = options.changes().get(changeOf[kind]);
       if (!c.dense()) {
         long v = id + c.amount();
@@ -346,8 +801,8 @@ public final class Renumber {
     }
   }
 
-  private Maps maps(List<FileIn> files, List<Refusal> refusals) {
-    Maps m = new Maps();
+  private Maps maps(List<FileIn> files, int[][] subset, List<Refusal> refusals) {
+    Maps m = new Maps(subset);
     for (Change c : options.changes()) {
       int kind = c.kind();
       IntList all = new IntList();
@@ -359,7 +814,7 @@ public final class Renumber {
           for (int i = 0; i < defs.size; i++) {
             int id = defs.a[i];
             all.add(id);
-            if (map != null && map.get(id) < 0) {
+            if (map != null && map.get(id) < 0 && (m.subset[kind] == null || Arrays.binarySearch(m.subset[kind], id) >= 0)) {
               if (next > Integer.MAX_VALUE) {
                 refusals.add(new Refusal(null, 0, 0, IdKinds.name(kind) + " " + id + " would get an id past " + Integer.MAX_VALUE));
                 next = Integer.MIN_VALUE; // told once
@@ -385,24 +840,23 @@ public final class Renumber {
   private void undescribed(List<FileIn> files, Maps maps, List<Refusal> refusals) {
     for (FileIn f : files) {
       for (Piece p : f.pieces) {
-        IntList u = p.undescribedLines;
-        for (int i = 0; i < u.size; i += 2) {
-          int line = u.a[i];
-          int entry = u.a[i + 1];
-          String hit = numberNamingId(f.deck, line, maps);
+        for (Unread u : p.unread) {
+          int line = u.line();
+          int entry = u.entry();
+          String hit = numberNamingId(u, maps);
           if (hit == null) continue;
           String card = entry < 0 ? "a card the card-layout table does not know"
               : table.entry(entry).key() + ", a line its layout does not describe";
-          refusals.add(new Refusal(f.path, line, 0, "line of " + card + " holds " + hit
+          refusals.add(f.refusal(line, 0, "line of " + card + " holds " + hit
               + ": an id there would be missed (describe the card's rows in the table, or edit the line yourself)"));
         }
         IntList uf = p.uncertainFields;
         for (int i = 0; i < uf.size; i += 6) {
           int kind = uf.a[i + 3];
           int value = uf.a[i + 4];
-          if (value <= 0 || !maps.defined(kind, value)) continue;
+          if (value <= 0 || !maps.changes(kind, value)) continue;
           CardLayout c = table.entry(uf.a[i + 5]);
-          refusals.add(new Refusal(f.path, uf.a[i], uf.a[i + 1], c.key() + " holds " + value + " in a field that names no id kind in the table, "
+          refusals.add(f.refusal(uf.a[i], uf.a[i + 1], c.key() + " holds " + value + " in a field that names no id kind in the table, "
               + "but may name " + IdKinds.name(kind) + " " + value + " (edit it yourself, or tell the table its kind)"));
         }
       }
@@ -410,11 +864,29 @@ public final class Renumber {
   }
 
   /**
-   * The first integer of the line (no part of a real number; blanks, commas and letters around it)
-   * that is a changed id, as {@code "N, which may be a KIND id"}; or a run of more digits than an
-   * id has, which may be ids side by side; null when none.
+   * A line the table does not describe: its integers (no part of a real number; blanks, commas and
+   * letters around them) that may be ids, up to a run of more digits than an id has ({@code run},
+   * which may be ids side by side), kept until the definitions are known.
    */
-  private String numberNamingId(Deck d, int line, Maps maps) {
+  private record Unread(int line, int entry, int[] values, String run) {}
+
+  /**
+   * The first integer of the line that is a changed id, as {@code "N, which may be a KIND id"};
+   * or a run of more digits than an id has; null when none.
+   */
+  private String numberNamingId(Unread u, Maps maps) {
+    for (int v : u.values()) {
+      List<String> kinds = new ArrayList<>();
+      for (Change c : options.changes()) {
+        if (maps.changes(c.kind(), v)) kinds.add(IdKinds.name(c.kind()));
+      }
+      if (!kinds.isEmpty()) return v + ", which may be a " + String.join(" or ", kinds) + " id";
+    }
+    return u.run() == null ? null : u.run() + " (digits side by side, which may hold ids)";
+  }
+
+  private static Unread unread(LineSource d, int line, int base, int entry) {
+    IntList values = new IntList();
     byte[] a = d.bytes(line);
     int off = d.start(line);
     int len = d.contentLength(line);
@@ -433,16 +905,14 @@ public final class Renumber {
         while (i < len && a[off + i] != ' ' && a[off + i] != ',') i++; // the rest of the number
         continue;
       }
-      if (i - s > 10) return new String(a, off + s, i - s, StandardCharsets.US_ASCII) + " (digits side by side, which may hold ids)";
-      long v = Long.parseLong(new String(a, off + s, i - s, StandardCharsets.US_ASCII));
-      if (v <= 0 || v > Integer.MAX_VALUE) continue;
-      List<String> kinds = new ArrayList<>();
-      for (Change c : options.changes()) {
-        if (maps.defined(c.kind(), (int) v)) kinds.add(IdKinds.name(c.kind()));
+      if (i - s > 10) {
+        return new Unread(base + line, entry, Arrays.copyOf(values.a, values.size), new String(a, off + s, i - s, StandardCharsets.US_ASCII));
       }
-      if (!kinds.isEmpty()) return v + ", which may be a " + String.join(" or ", kinds) + " id";
+      long v = 0;
+      for (int k = s; k < i; k++) v = 10 * v + (a[off + k] - '0');
+      if (v > 0 && v <= Integer.MAX_VALUE) values.add((int) v);
     }
-    return null;
+    return new Unread(base + line, entry, Arrays.copyOf(values.a, values.size), null);
   }
 
   /** Writes every file to a temporary file beside its target, then moves them all into place. */
@@ -452,16 +922,12 @@ public final class Renumber {
     try {
       for (FileIn f : files) {
         Files.createDirectories(f.target.getParent());
-        Path tmp = f.target.resolveSibling("." + f.target.getFileName() + ".nvimpam-renumber");
+        Path tmp = temp(f.target);
         temps.add(tmp);
         try (OutputStream o = Files.newOutputStream(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
           for (Piece p : f.pieces) o.write(p.out.a, 0, p.out.size);
         }
-        if (Files.exists(f.target)) {
-          PosixFileAttributeView from = Files.getFileAttributeView(f.target, PosixFileAttributeView.class);
-          PosixFileAttributeView to = Files.getFileAttributeView(tmp, PosixFileAttributeView.class);
-          if (from != null && to != null) to.setPermissions(from.readAttributes().permissions());
-        }
+        keepPermissions(f.target, tmp);
       }
       for (int i = 0; i < files.size(); i++) {
         Files.move(temps.get(i), files.get(i).target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -474,14 +940,21 @@ public final class Renumber {
     return written;
   }
 
-  /** Lines {@code [from, to)} of a file: its definitions, then its new bytes. */
+  /**
+   * Lines {@code [from, to)} of {@code src}, which are lines {@code base + from ...} of a file: its
+   * definitions, then its new bytes.
+   */
   private final class Piece implements IdScanner.Sink, IdScanner.Undescribed {
     final FileIn f;
+    LineSource src; // null once dropped
+    final int base;
     final int from;
     final int to;
     final boolean last; // holds the file's last line
     final IntList[] defs = new IntList[options.changes().size()];
-    final IntList undescribedLines = new IntList(); // [line, entry] each
+    final IntList[] defLines = new IntList[options.changes().size()]; // the line of each of defs
+    final IntList changedLines = new IntList(); // a plan's: [line, from, to) of out each
+    final List<Unread> unread = new ArrayList<>();
     final IntList uncertainFields = new IntList(); // [line, from, to, kind, value, entry] each
     final List<Refusal> refusals = new ArrayList<>();
     final long[] changed = new long[options.changes().size()];
@@ -494,24 +967,51 @@ public final class Renumber {
     int cur = -1;
     int[] hits = new int[H * 8];
     int nh;
-    final GesLine ges = new GesLine();
+    GesLine ges = new GesLine(); // holds the array of the last GES line it read: dropped with the lines
     byte[][] neu = new byte[16][];
 
     Piece(FileIn f, int from, int to, boolean last) {
+      this(f, f.deck, 0, from, to, last);
+    }
+
+    Refusal refusal(int line, int col, String message) {
+      return f.refusal(base + line, col, message);
+    }
+
+    /** Lets go of the lines and the new bytes (kept for the next piece), once written. */
+    void drop() {
+      src = null;
+      if (spares.size() < 2 * options.threads() + 4) spares.add(out.a);
+      out = null;
+      hits = null;
+      neu = null;
+      ges = null;
+      sc = null;
+    }
+
+    Piece(FileIn f, LineSource src, int base, int from, int to, boolean last) {
       this.f = f;
+      this.src = src;
+      this.base = base;
       this.from = from;
       this.to = to;
       this.last = last;
-      for (int i = 0; i < defs.length; i++) defs[i] = new IntList();
+      for (int i = 0; i < defs.length; i++) {
+        defs[i] = new IntList();
+        defLines[i] = new IntList();
+      }
     }
 
     void pass1() {
       IdScanner s = scanners.get();
       s.undescribed(this);
       try {
-        s.scan(f.deck, from, to, f.version, false, mask, (line, a, b, kind, lo, hi, def) -> {
+        s.scan(src, from, to, f.version, false, mask, (line, a, b, kind, lo, hi, def) -> {
           int c = changeOf[kind];
-          if (def && c >= 0) defs[c].add(lo);
+          if (def && c >= 0) {
+            defs[c].add(lo);
+            defLines[c].add(base + line);
+          }
         });
       } finally {
         s.undescribed(null);
@@ -521,14 +1021,13 @@ public final class Renumber {
     @Override
     public void line(int line, int entry) {
       if (entry >= 0 && "Control".equals(table.entry(entry).category())) return; // solver controls: keywords and values, no ids
-      undescribedLines.add(line);
-      undescribedLines.add(entry);
+      unread.add(unread(src, line, base, entry));
     }
 
     @Override
     public void field(int line, int a, int b, int kind, int value) {
       if (changeOf[kind] < 0) return;
-      uncertainFields.add(line);
+      uncertainFields.add(base + line);
       uncertainFields.add(a);
       uncertainFields.add(b);
       uncertainFields.add(kind);
@@ -540,10 +1039,14 @@ public final class Renumber {
     void pass2(boolean gather) {
       sc = scanners.get();
       this.gather = gather;
-      Deck d = f.deck;
+      LineSource d = src;
       long bytes = 0;
-      for (int i = from; i < to; i++) bytes += d.length(i) + 1;
-      out = new Bytes((int) Math.min(Integer.MAX_VALUE - 16, bytes + bytes / 64 + 64));
+      if (!f.plan) {
+        for (int i = from; i < to; i++) bytes += d.length(i) + 1;
+      }
+      int cap = (int) Math.min(Integer.MAX_VALUE - 16, bytes + bytes / 64 + 64);
+      byte[] spare = f.plan ? null : spares.poll();
+      out = spare != null && spare.length >= cap ? new Bytes(spare) : new Bytes(cap);
       next = from;
       if (gather) sc.undescribed(this);
       try {
@@ -558,7 +1061,10 @@ public final class Renumber {
     @Override
     public void id(int line, int a, int b, int kind, int lo, int hi, boolean def) {
       if (changeOf[kind] < 0) return;
-      if (def && gather) defs[changeOf[kind]].add(lo);
+      if (def && gather) {
+        defs[changeOf[kind]].add(lo);
+        defLines[changeOf[kind]].add(base + line);
+      }
       if (line != cur) {
         flush();
         copy(line);
@@ -587,10 +1093,10 @@ public final class Renumber {
       return table.entry(sc.entry()).rows().get(sc.row()).fields().get(sc.field());
     }
 
-    /** Lines {@code [next, upTo)} as they are. */
+    /** Lines {@code [next, upTo)} as they are (a plan keeps none of them). */
     private void copy(int upTo) {
-      Deck d = f.deck;
-      for (int i = next; i < upTo; i++) {
+      LineSource d = src;
+      for (int i = f.plan ? upTo : next; i < upTo; i++) {
         out.put(d.bytes(i), d.start(i), d.length(i));
         terminate(i);
       }
@@ -598,18 +1104,34 @@ public final class Renumber {
     }
 
     private void terminate(int line) {
-      if (!(last && line == f.deck.lineCount() - 1 && !f.lastTerminated)) out.put((byte) '\n');
+      if (f.plan || !(last && line == src.lineCount() - 1 && !f.lastTerminated)) out.put((byte) '\n');
     }
 
-    /** The line with hits, written with its new values. */
+    /** The line with hits, written with its new values; a plan keeps it only where it changed. */
     private void flush() {
       if (cur < 0) return;
+      int line = cur;
+      int s = out.size;
+      rewrite();
+      if (!f.plan) return;
+      LineSource d = src;
+      int len = d.length(line);
+      if (out.size - s == len + 1 && Arrays.equals(out.a, s, s + len, d.bytes(line), d.start(line), d.start(line) + len)) {
+        out.size = s;
+        return;
+      }
+      changedLines.add(line);
+      changedLines.add(s);
+      changedLines.add(out.size);
+    }
+
+    private void rewrite() {
       int line = cur;
       cur = -1;
       int n = nh;
       nh = 0;
       next = line + 1;
-      Deck d = f.deck;
+      LineSource d = src;
       byte[] a = d.bytes(line);
       int off = d.start(line);
       int raw = d.length(line);
@@ -633,7 +1155,7 @@ public final class Renumber {
         int fe = hits[k + 6];
         int digits = digits(v);
         if (digits > fe - fs) {
-          refusals.add(new Refusal(f.path, line, fs, IdKinds.name(kind) + " " + old + " would become " + v + ", which does not fit the "
+          refusals.add(refusal(line, fs, IdKinds.name(kind) + " " + old + " would become " + v + ", which does not fit the "
               + (fe - fs) + " columns of " + fieldName(hits[k + 7], hits[k + 8], hits[k + 9])));
           continue;
         }
@@ -659,7 +1181,7 @@ public final class Renumber {
     }
 
     private void refuseId(int line, int col, int kind, int old, long v) {
-      refusals.add(new Refusal(f.path, line, col, v < 0
+      refusals.add(refusal(line, col, v < 0
           ? IdKinds.name(kind) + " " + old + " would become " + (old + options.changes().get(changeOf[kind]).amount()) + ", which is no id (1 to " + Integer.MAX_VALUE + ")"
           : IdKinds.name(kind) + " " + old + " is referenced but defined nowhere in the tree: its new id cannot be told"));
     }
@@ -680,6 +1202,7 @@ public final class Renumber {
           refused = true;
           continue;
         }
+        if (text == UNCHANGED) continue;
         if (Arrays.equals(a, off + g.start(t), off + g.end(t), text, 0, text.length)) continue;
         neu[t] = text;
         count++;
@@ -703,12 +1226,12 @@ public final class Renumber {
           out.put(a, off + pos, raw - pos);
           terminate(line);
         }
-        case TEXT_PAST_END -> refusals.add(new Refusal(f.path, line, GesLine.END,
+        case TEXT_PAST_END -> refusals.add(refusal(line, GesLine.END,
             "the GES line holds text past column 80, which its new ids would move"));
         case WRAP -> {
           List<byte[]> lines = g.wrap(texts);
           if (lines == null) {
-            refusals.add(new Refusal(f.path, line, 0, "the GES line's new ids pass column 80"
+            refusals.add(refusal(line, 0, "the GES line's new ids pass column 80"
                 + (g.wrapFailure == GesLine.WrapFailure.TOO_LONG ? ", even continued on a new line" : ", and cannot continue on a new selection line")));
             return;
           }
@@ -723,10 +1246,11 @@ public final class Renumber {
       }
     }
 
-    /** The new text of GES item {@code lo:hi} (an id when equal), or null when refused. */
+    /** The new text of GES item {@code lo:hi} (an id when equal), {@link #UNCHANGED}, or null when refused. */
     private byte[] items(int line, int col, int kind, int lo, int hi) {
       Change c = options.changes().get(changeOf[kind]);
-      if (!c.dense()) {
+      boolean all = maps.subset[kind] == null;
+      if (!c.dense() && all) {
         long a = maps.map(kind, lo);
         long b = maps.map(kind, hi);
         if (a < 0 || b < 0) {
@@ -741,15 +1265,16 @@ public final class Renumber {
           refuseId(line, col, kind, lo, v);
           return null;
         }
-        return ascii(Long.toString(v));
+        return v == lo ? UNCHANGED : ascii(Long.toString(v));
       }
+      if (!all) return scopedRange(maps, this, line, col, kind, lo, hi);
       int[] s = maps.sorted[kind];
       int i = Arrays.binarySearch(s, lo);
       if (i < 0) i = -i - 1;
       IntList news = new IntList();
       for (; i < s.length && s[i] <= hi; i++) news.add((int) maps.map(kind, s[i]));
       if (news.size == 0) {
-        refusals.add(new Refusal(f.path, line, col, "GES range " + lo + ":" + hi + " selects no " + IdKinds.name(kind)
+        refusals.add(refusal(line, col, "GES range " + lo + ":" + hi + " selects no " + IdKinds.name(kind)
             + " of the tree: its new ids cannot be told"));
         return null;
       }
@@ -768,13 +1293,63 @@ public final class Renumber {
     }
   }
 
+  /**
+   * The new text of GES range {@code lo:hi} where a scope takes some ids of its kind: those ids
+   * mapped, the rest of the range kept as it is (ids defined nowhere too); {@link #UNCHANGED}
+   * when it holds none of the scope's ids; null when refused.
+   */
+  private byte[] scopedRange(Maps maps, Piece p, int line, int col, int kind, int lo, int hi) {
+    int[] sub = maps.subset[kind];
+    int i = Arrays.binarySearch(sub, lo);
+    if (i < 0) i = -i - 1;
+    List<long[]> runs = new ArrayList<>();
+    long keep = lo; // the first id of the kept run
+    for (; i < sub.length && sub[i] <= hi; i++) {
+      int id = sub[i];
+      long v = maps.map(kind, id);
+      if (v <= 0) {
+        p.refuseId(line, col, kind, id, v);
+        return null;
+      }
+      if (v == id) continue;
+      if (keep < id) runs.add(new long[] {keep, id - 1});
+      runs.add(new long[] {v, v});
+      keep = id + 1L;
+    }
+    if (runs.isEmpty()) return UNCHANGED;
+    if (keep <= hi) runs.add(new long[] {keep, hi});
+    runs.sort((x, y) -> Long.compare(x[0], y[0]));
+    StringBuilder sb = new StringBuilder();
+    for (int k = 0; k < runs.size();) {
+      long a = runs.get(k)[0];
+      long b = runs.get(k)[1];
+      int e = k + 1;
+      while (e < runs.size() && runs.get(e)[0] <= b + 1) b = Math.max(b, runs.get(e++)[1]);
+      if (sb.length() > 0) sb.append(' ');
+      sb.append(a);
+      if (b > a) sb.append(':').append(b);
+      k = e;
+    }
+    return ascii(sb.toString());
+  }
+
   private static final int H = 10; // ints per hit
+  private static final byte[] UNCHANGED = new byte[0]; // a GES item that keeps its text
 
   private static byte[] ascii(String s) {
     return s.getBytes(StandardCharsets.US_ASCII);
   }
 
   private static int digits(long v) {
+    if (v <= Integer.MAX_VALUE) {
+      int x = (int) v; // int division: the ids are ints, and this runs for every value
+      int n = 1;
+      while (x >= 10) {
+        x /= 10;
+        n++;
+      }
+      return n;
+    }
     int n = 1;
     while (v >= 10) {
       v /= 10;
@@ -790,6 +1365,10 @@ public final class Renumber {
 
     Bytes(int cap) {
       a = new byte[Math.max(16, cap)];
+    }
+
+    Bytes(byte[] reuse) {
+      a = reuse;
     }
 
     private void room(int n) {
@@ -817,9 +1396,11 @@ public final class Renumber {
 
     void number(long v, int digits) {
       room(digits);
+      int x = (int) v; // an id: an int
       for (int i = size + digits - 1; i >= size; i--) {
-        a[i] = (byte) ('0' + v % 10);
-        v /= 10;
+        int q = x / 10;
+        a[i] = (byte) ('0' + x - 10 * q);
+        x = q;
       }
       size += digits;
     }

@@ -263,7 +263,7 @@ public final class TreeCheck {
       Piece p = new Piece(f, pass, lines, (int) base);
       if (pass == 1) {
         List<IncludeLine> found = new ArrayList<>();
-        IncludeLine.read(lines, 0, lines.lineCount(), found);
+        if (lines.someLineBegins((byte) 'I')) IncludeLine.read(lines, 0, lines.lineCount(), found);
         for (IncludeLine il : found) f.includes.add(new IncludeLine(il.line() + p.base, il.from(), il.to(), il.name()));
         f.pieces.add(p);
       } else {

@@ -169,7 +169,12 @@ public final class PluginHost {
       ids("ids_goto"), ids("ids_refs"), ids("ids_complete"), ids("ids_outline"), ids("ids_rename"),
       ids("ids_check"), ids("ids_next"),
       Map.entry("diff", (h, a) -> h.diff(buffer(a, 0), a)),
-      Map.entry("parts", (h, a) -> PartsCall.run(h.nvim, a)));
+      Map.entry("parts", (h, a) -> PartsCall.run(h.nvim, a)),
+      Map.entry("transform", (h, a) -> TransformCall.run(h.ids, h.idBuffer(buffer(a, 0)), a)),
+      Map.entry("extract", (h, a) -> ExtractCall.run(h.ids, h.idBuffer(buffer(a, 0)), a)),
+      Map.entry("unused", (h, a) -> UnusedCall.run(h.ids, h.idBuffer(buffer(a, 0)), a.size() > 1 && Boolean.TRUE.equals(a.get(1)),
+          h.diagnosticsCap())),
+      Map.entry("renumber", (h, a) -> RenumberCall.run(h.ids, h.idBuffer(buffer(a, 0)), a)));
 
   private static Map.Entry<String, Call> ids(String method) {
     return Map.entry(method, (h, a) -> h.ids.call(method, a, h.idBuffer(buffer(a, 0))));

@@ -55,6 +55,16 @@ class RowWalkerTest {
         classify("PART  /        1   FLUID       3", "NAME p", "        0.", "x", "END_PART"));
   }
 
+  /** Runs of one word are looked up once: a word with variants is looked up on each card. */
+  @Test
+  void cardsOfOneWordTakeTheirOwnVariantsInARun() {
+    assertEquals(List.of("PART:SHELL@2011#1", "PART:SHELL@2011#3", "PART:SHELL@2011#4", "PART:SHELL@2011#7",
+        "PART@2011#1", "PART@2011#3", "PART@2011#4", "PART@2011#5", "PART:SHELL@2011#1", "NODE@2011#1", "NODE@2011#1"),
+        classify("PART  /        1   SHELL       3", "NAME p", "        0.", "END_PART",
+            "PART  /        2   FLUID       3", "NAME q", "        0.", "END_PART",
+            "PART  /        3   SHELL       3", "NODE  /        1", "NODE  /        2"));
+  }
+
   @Test
   void massTakesItsConditionalRowOnlyAfterAContinuationMark() {
     String row3 = String.format("%-80s&", "             1.");

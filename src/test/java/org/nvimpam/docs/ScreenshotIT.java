@@ -59,7 +59,7 @@ class ScreenshotIT extends PluginTestBase {
     }
   }
 
-  private static int color(Object v, int fallback) {
+  static int color(Object v, int fallback) {
     return v instanceof Number n ? n.intValue() : fallback;
   }
 

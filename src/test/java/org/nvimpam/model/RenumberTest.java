@@ -143,6 +143,50 @@ class RenumberTest {
     bytesOutsideValues(r);
   }
 
+  /** The files of {@code r} with the hunks of {@link Renumber#plan} on their bytes put in. */
+  private static List<byte[]> planned(Renumber.Result r, Renumber.Change change, Renumber.Scope scope) throws Exception {
+    List<Renumber.Source> sources = new ArrayList<>();
+    for (Path f : r.files()) sources.add(new Renumber.Source(f, Lines.split(Files.readAllBytes(f)), 2011));
+    Renumber.Plan plan = new Renumber(new Renumber.Options(List.of(change), null, false, 2), null).plan(sources, scope);
+    assertEquals(List.of(), plan.refusals());
+    List<byte[]> out = new ArrayList<>();
+    for (int i = 0; i < sources.size(); i++) {
+      Lines l = (Lines) sources.get(i).lines();
+      List<byte[]> lines = new ArrayList<>();
+      for (int k = 0; k < l.lineCount(); k++) lines.add(l.line(k));
+      List<Renumber.Hunk> hs = plan.hunks().get(i);
+      for (int h = hs.size() - 1; h >= 0; h--) {
+        Renumber.Hunk x = hs.get(h);
+        lines.subList(x.first(), x.last()).clear();
+        lines.addAll(x.first(), List.of(x.lines()));
+      }
+      java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+      for (byte[] x : lines) {
+        b.write(x);
+        b.write('\n');
+      }
+      out.add(b.toByteArray());
+    }
+    return out;
+  }
+
+  @Test
+  void aStreamedOffsetOfFilesOfManyPiecesWritesTheBytesThePlanGives() throws Exception {
+    Path in = Files.createDirectories(dir.resolve("big"));
+    Path main = in.resolve("main.pc");
+    assertEquals(0, Main.run("gen", "--lines", "240000", "--includes", "1", "--out", main.toString()));
+    assertTrue(Files.size(main) > (1 << 22), "pieces of more than one chunk: " + Files.size(main));
+    Path out = dir.resolve("out");
+    Renumber.Change c = Renumber.change("node", 3_000_000, false);
+    Renumber.Result r = run(main, out, false, c);
+    assertEquals(List.of(), r.refusals());
+    List<byte[]> want = planned(r, c, Renumber.Scope.ALL);
+    for (int i = 0; i < r.files().size(); i++) {
+      assertTrue(java.util.Arrays.equals(want.get(i), Files.readAllBytes(r.written().get(i))), r.written().get(i).toString());
+    }
+    sameEntities(main, r, Map.of(NODE, id -> id + 3_000_000));
+  }
+
   @Test
   void aDenseRenumberNumbersInDeckOrderAndSplitsRanges() throws Exception {
     Path main = tree();

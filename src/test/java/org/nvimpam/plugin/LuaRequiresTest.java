@@ -32,7 +32,7 @@ class LuaRequiresTest {
    * or of a folder in a layer below.
    */
   private static final List<List<String>> LAYERS = List.of(List.of(""), List.of("deck", "edit", "view", "tools"),
-      List.of("ids"), List.of("ui"), List.of("fold"), List.of("host"), List.of("model"), List.of("core"));
+      List.of("ids"), List.of("tree"), List.of("ui"), List.of("fold"), List.of("host"), List.of("model"), List.of("core"));
 
   /** A string literal that Neovim evaluates into a call of a module ('formatexpr', 'omnifunc', ...). */
   private static final Pattern V_LUA = Pattern.compile("v:lua\\.require\\s*\\(?\\s*['\"]([\\w.]+)['\"]");

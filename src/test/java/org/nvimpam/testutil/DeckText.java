@@ -44,8 +44,8 @@ public final class DeckText {
     sb.append("PART  / ").append(i(8, id)).append(String.format("%-8s", type)).append(i(8, idmat)).append('\n');
     if (idmat == 0) sb.append("RMAT").append(rmat).append('\n');
     sb.append("NAME ").append(name).append('\n');
-    sb.append("         0.        1.\n");
-    sb.append("         0.\n");
+    sb.append("        0.        1.\n"); // DTELIM, TSCALF: 10 columns each
+    sb.append("        0.\n");
     for (String r : rows) sb.append(r).append('\n');
     sb.append("END_PART\n");
     return this;

@@ -1,0 +1,178 @@
+package org.nvimpam.model;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import org.nvimpam.deck.CardLayouts;
+import org.nvimpam.deck.Deck;
+import org.nvimpam.deck.DeckFile;
+import org.nvimpam.deck.DeckVersion;
+import org.nvimpam.deck.IncludeLine;
+import org.nvimpam.deck.LineSource;
+import org.nvimpam.deck.ProblemCode;
+import org.nvimpam.ids.IncludeFiles;
+import org.nvimpam.ids.IncludeWalk;
+
+/**
+ * A deck's include tree read whole from files, edited line by line and written under a folder of
+ * its own with the same relative paths (or over itself, when allowed): what the headless
+ * {@code transform} and {@code extract} share. Every target is checked before anything is
+ * written; the files go to temporary files beside their targets, all moved into place at the end.
+ */
+public final class TreeFiles {
+  /** One file of the tree, read whole; {@code version} its INPUTVERSION (the root's where it declares none). */
+  public record File(Path path, Deck deck, boolean lastTerminated, int version) implements Transform.Source {
+    @Override
+    public String label() {
+      return path.getFileName().toString();
+    }
+
+    @Override
+    public <T> T read(Function<LineSource, T> f) {
+      return f.apply(deck);
+    }
+  }
+
+  /** The root's files in include order; {@code problems} the INCLU lines that could not be followed. */
+  public record Tree(Path root, List<File> files, List<Transform.Note> problems) {}
+
+  private TreeFiles() {}
+
+  /** Reads {@code deck} and its include tree. A deck that cannot be read throws why. */
+  public static Tree read(Path deck) throws IncludeFiles.Unreadable, IOException {
+    Path root = deck.toAbsolutePath().normalize();
+    IncludeFiles.readable(root);
+    List<File> files = new ArrayList<>();
+    List<Transform.Note> problems = new ArrayList<>();
+    File top = file(root, -1);
+    files.add(top);
+    try {
+      IncludeWalk.walk(top, new IncludeWalk.Members<File>() {
+        @Override
+        public Path path(File f) {
+          return f.path();
+        }
+
+        @Override
+        public List<IncludeLine> includes(File f) {
+          return IncludeLine.of(f.deck());
+        }
+
+        @Override
+        public File open(Path p) throws IncludeFiles.Unreadable {
+          IncludeFiles.readable(p);
+          try {
+            File f = file(p, top.version());
+            files.add(f);
+            return f;
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        }
+
+        @Override
+        public void problem(File in, IncludeLine at, IncludeLine via, ProblemCode code, String message) {
+          problems.add(new Transform.Note(files.indexOf(in), at.line(), at.from(), message));
+        }
+      });
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+    return new Tree(root, files, problems);
+  }
+
+  private static File file(Path p, int treeVersion) throws IOException {
+    long size = Files.size(p);
+    Deck d = DeckFile.read(p, DeckFile.estimateLines(p, size), size);
+    boolean terminated = true;
+    if (size > 0) {
+      try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
+        ByteBuffer b = ByteBuffer.allocate(1);
+        ch.read(b, size - 1);
+        terminated = b.get(0) == '\n';
+      }
+    }
+    int v = DeckVersion.declared(d);
+    return new File(p, d, terminated, v > 0 ? v : treeVersion > 0 ? treeVersion : CardLayouts.bundled().newestVersion());
+  }
+
+  /**
+   * Where each file of {@code tree} goes under {@code out} (the deck's folder when null), by index;
+   * why one may not be written goes to {@code refusals}.
+   */
+  public static List<Path> targets(Tree tree, Path out, boolean inPlace, List<Transform.Note> refusals) {
+    Path rootDir = tree.root().getParent();
+    Path dir = out == null ? rootDir : out.toAbsolutePath().normalize();
+    List<Path> inputs = new ArrayList<>();
+    for (File f : tree.files()) inputs.add(Renumber.real(f.path()));
+    List<Path> targets = new ArrayList<>();
+    for (int i = 0; i < tree.files().size(); i++) {
+      File f = tree.files().get(i);
+      Path rel = rootDir.relativize(f.path());
+      Path target;
+      if (rel.startsWith("..") || rel.isAbsolute()) {
+        if (!inPlace) {
+          refusals.add(new Transform.Note(i, 0, 0, f.path() + " lies outside the deck's folder, so it has no place under " + dir
+              + " (--in-place changes it where it is)"));
+        }
+        target = f.path();
+      } else {
+        target = dir.resolve(rel).normalize();
+      }
+      targets.add(target);
+      if (!inPlace && inputs.contains(Renumber.real(target))) {
+        refusals.add(new Transform.Note(i, 0, 0, target + " is a file of the deck's tree: --in-place is needed to overwrite it"));
+        continue;
+      }
+      String why = Renumber.unwritable(target);
+      if (why != null) refusals.add(new Transform.Note(i, 0, 0, target + " cannot be written: " + why));
+    }
+    return targets;
+  }
+
+  /** What one file of the output holds: its lines with edits made, written by {@code write}. */
+  public interface Content {
+    void write(OutputStream o) throws IOException;
+  }
+
+  /** Writes each content to a temporary file beside its target, then moves them all into place. */
+  public static List<Path> write(List<Path> targets, List<Content> contents) throws IOException {
+    List<Path> temps = new ArrayList<>();
+    List<Path> written = new ArrayList<>();
+    try {
+      for (int i = 0; i < targets.size(); i++) {
+        Path target = targets.get(i);
+        Files.createDirectories(target.getParent());
+        Path tmp = target.resolveSibling("." + target.getFileName() + ".nvimpam-write");
+        temps.add(tmp);
+        try (OutputStream o = Files.newOutputStream(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+            StandardOpenOption.WRITE)) {
+          contents.get(i).write(o);
+        }
+        if (Files.exists(target)) {
+          PosixFileAttributeView from = Files.getFileAttributeView(target, PosixFileAttributeView.class);
+          PosixFileAttributeView to = Files.getFileAttributeView(tmp, PosixFileAttributeView.class);
+          if (from != null && to != null) to.setPermissions(from.readAttributes().permissions());
+        }
+      }
+      for (int i = 0; i < targets.size(); i++) {
+        Files.move(temps.get(i), targets.get(i), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        written.add(targets.get(i));
+      }
+      temps.clear();
+    } finally {
+      for (Path t : temps) Files.deleteIfExists(t);
+    }
+    return written;
+  }
+}

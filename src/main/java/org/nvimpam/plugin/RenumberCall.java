@@ -1,0 +1,154 @@
+package org.nvimpam.plugin;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.msgpack.core.MessagePacker;
+import org.nvimpam.deck.LineSource;
+import org.nvimpam.deck.Lines;
+import org.nvimpam.deck.ProblemCode;
+import org.nvimpam.ids.IdBuffer;
+import org.nvimpam.ids.IdService;
+import org.nvimpam.ids.IdTree;
+import org.nvimpam.model.Renumber;
+import org.nvimpam.rpc.Encoder;
+
+/**
+ * :NvimpamOffset and :NvimpamRenumber: the changes of {@link Renumber#plan} on the include tree
+ * of a buffer, its open files as their buffers hold them and the others as on disk, computed off
+ * Neovim's main loop; Lua checks the buffers and applies the hunks. The answer: {files = [{buf|file,
+ * label, lines, hunks = [first, last, {lines}, ...], stamp = {bytes, mtime} of a file not open}]
+ * (also when refused: Lua checks the buffers they would change), changed, refusals = [{buf|file,
+ * lnum, col, text}]}.
+ */
+final class RenumberCall {
+  /** More refusals than this are counted, not listed. */
+  private static final int MAX_REFUSALS = 5000;
+
+  private RenumberCall() {}
+
+  /**
+   * {@code args}: the buffer, the kind, the amount, dense (renumber from the amount, else offset by
+   * it), the scope: {} the whole tree, {from, to} the cards of the buffer's lines [from, to),
+   * {parts = {ids}}.
+   */
+  static Encoder run(IdService ids, IdBuffer b, List<Object> args) throws IOException {
+    if (args.size() < 5 || !(args.get(1) instanceof String kind) || !(args.get(2) instanceof Number amount)
+        || !(args.get(3) instanceof Boolean dense)) {
+      throw new IllegalArgumentException("renumber takes a buffer, a kind, an amount, dense and a scope");
+    }
+    Renumber.Change change;
+    try {
+      change = Renumber.change(kind, amount.longValue(), dense);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("nvimpam: " + e.getMessage(), e);
+    }
+    IdTree t = ids.treeOf(b);
+    List<IdTree.Member> members = t.members();
+    List<String> refusals = new ArrayList<>();
+    for (IdTree.Problem p : t.problems()) {
+      if (p.code() == ProblemCode.INCLUDE_CYCLE) continue;
+      refusals.add(p.in().label() + " line " + (p.at().line() + 1) + ": " + p.message()
+          + " (its ids could not be renumbered)");
+    }
+    List<Renumber.Source> sources = new ArrayList<>();
+    for (IdTree.Member m : members) {
+      LineSource lines = m.live() != null ? m.live().withIds((x, deck) -> copy(deck)) : m.disk().deck();
+      if (lines == null) throw new IllegalArgumentException("nvimpam: " + m.label() + " is not loaded yet (run it again)");
+      sources.add(new Renumber.Source(m.path(), lines, IdTree.version(m)));
+    }
+    Renumber.Scope scope = scope(args.get(4), t.memberOf(b), members);
+    Renumber r = new Renumber(new Renumber.Options(List.of(change), null, false,
+        Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()))), null);
+    Renumber.Plan plan;
+    try {
+      plan = r.plan(sources, scope);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("nvimpam: " + e.getMessage(), e);
+    }
+    List<Object[]> refused = new ArrayList<>(); // [member or null, line, col, text]
+    for (String s : refusals) refused.add(new Object[] {null, 0, 0, s});
+    for (Renumber.Refusal x : plan.refusals()) {
+      refused.add(new Object[] {x.source() < 0 ? null : members.get(x.source()), x.line(), x.col(), x.message()});
+    }
+    long changed = plan.changed()[0];
+    return out -> {
+      out.packMapHeader(3);
+      int nf = 0;
+      for (List<Renumber.Hunk> h : plan.hunks()) nf += h.isEmpty() ? 0 : 1;
+      out.packString("files").packArrayHeader(nf);
+      for (int i = 0; i < members.size(); i++) {
+        List<Renumber.Hunk> hs = plan.hunks().get(i);
+        if (hs.isEmpty()) continue;
+        IdTree.Member m = members.get(i);
+        out.packMapHeader(m.live() != null ? 4 : 5);
+        where(out, m);
+        out.packString("label").packString(m.label());
+        int lines = 0;
+        for (Renumber.Hunk h : hs) lines += h.last() - h.first();
+        out.packString("lines").packInt(lines);
+        out.packString("hunks").packArrayHeader(3 * hs.size());
+        for (Renumber.Hunk h : hs) {
+          out.packInt(h.first()).packInt(h.last()).packArrayHeader(h.lines().length);
+          for (byte[] l : h.lines()) out.packRawStringHeader(l.length).writePayload(l);
+        }
+        if (m.live() == null) {
+          out.packString("stamp").packArrayHeader(2).packLong(m.disk().bytes()).packLong(m.disk().modified());
+        }
+      }
+      out.packString("changed").packLong(changed);
+      int shown = Math.min(MAX_REFUSALS, refused.size());
+      out.packString("refusals").packArrayHeader(shown + (refused.size() > shown ? 1 : 0));
+      for (int i = 0; i < shown; i++) {
+        Object[] x = refused.get(i);
+        IdTree.Member m = (IdTree.Member) x[0];
+        out.packMapHeader(m == null ? 1 : 4);
+        if (m != null) {
+          where(out, m);
+          out.packString("lnum").packInt((int) x[1] + 1);
+          out.packString("col").packInt((int) x[2] + 1);
+        }
+        out.packString("text").packString(m == null ? (String) x[3] : m.label() + ": " + x[3]);
+      }
+      if (refused.size() > shown) {
+        out.packMapHeader(1).packString("text").packString("and " + (refused.size() - shown) + " more");
+      }
+    };
+  }
+
+  private static void where(MessagePacker out, IdTree.Member m) throws IOException {
+    if (m.live() != null) out.packString("buf").packLong(m.live().bufferId());
+    else out.packString("file").packString(m.path().toString());
+  }
+
+  /** A buffer's lines as they are now, for worker threads that must not hold its lock. */
+  private static Lines copy(LineSource d) {
+    int n = d.lineCount();
+    long bytes = 0;
+    for (int i = 0; i < n; i++) bytes += d.length(i);
+    Lines.Builder b = new Lines.Builder(n, (int) Math.min(Integer.MAX_VALUE - 16, bytes));
+    for (int i = 0; i < n; i++) b.add(d.bytes(i), d.start(i), d.length(i));
+    return b.build();
+  }
+
+  private static Renumber.Scope scope(Object o, IdTree.Member of, List<IdTree.Member> members) {
+    if (!(o instanceof Map<?, ?> m) || m.isEmpty()) return Renumber.Scope.ALL;
+    if (m.get("parts") instanceof List<?> l) {
+      int[] parts = new int[l.size()];
+      for (int i = 0; i < parts.length; i++) {
+        if (!(l.get(i) instanceof Number n) || n.longValue() < 1 || n.longValue() > Integer.MAX_VALUE) {
+          throw new IllegalArgumentException("nvimpam: part= takes part ids, not " + l.get(i));
+        }
+        parts[i] = n.intValue();
+      }
+      return new Renumber.Scope(-1, 0, 0, parts);
+    }
+    if (m.get("from") instanceof Number from && m.get("to") instanceof Number to) {
+      int i = members.indexOf(of);
+      if (i < 0) throw new IllegalArgumentException("nvimpam: the buffer is no file of its tree");
+      return new Renumber.Scope(i, from.intValue(), to.intValue(), null);
+    }
+    throw new IllegalArgumentException("nvimpam: a scope is {}, {from, to} or {parts}");
+  }
+}

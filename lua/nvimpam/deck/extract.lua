@@ -6,6 +6,10 @@ local M = {}
 
 local tree = require('nvimpam.tree.apply')
 local progress = require('nvimpam.ids.ask').progress
+local host = require('nvimpam.host')
+local undo = require('nvimpam.core.undo')
+local messages = require('nvimpam.ui.messages')
+local bufnr = require('nvimpam.core.buf').nr
 
 local api = vim.api
 
@@ -16,7 +20,7 @@ local api = vim.api
 ---@param o table the command's { fargs, buf, range, line1, line2 }
 ---@return integer the new file's buffer
 function M.command(o)
-  local buf = require('nvimpam.core.buf').nr(o.buf)
+  local buf = bufnr(o.buf)
   local file = o.fargs[1]
   local words = vim.list_slice(o.fargs, 2)
   local line1, line2 = 0, 0
@@ -25,7 +29,7 @@ function M.command(o)
   end
   local tick = api.nvim_buf_get_changedtick(buf)
   local plan = progress('planning the extract', function()
-    return require('nvimpam.host').wait('extract', { buf, file or '', words, line1, line2 }, ':NvimpamExtract', buf)
+    return host.wait('extract', { buf, file or '', words, line1, line2 }, ':NvimpamExtract', buf)
   end)
   local refused = {}
   for _, r in ipairs(plan.refusals or {}) do
@@ -73,7 +77,6 @@ function M.command(o)
     end
     refuse()
   end
-  local undo = require('nvimpam.core.undo')
   for _, f in ipairs(files) do
     local b = f.target
     undo.step(b, function()
@@ -108,7 +111,7 @@ function M.command(o)
   local c = plan.cards
   local msg = string.format('nvimpam: %d cards (%d parts, %d elements, %d nodes) moved to %s, a new buffer; :wall writes it and %d changed file%s',
     c[1], c[2], c[3], c[4], vim.fn.fnamemodify(plan.target, ':t'), #files + (moved_root and 0 or 1), (#files + (moved_root and 0 or 1)) == 1 and '' or 's')
-  vim.notify(require('nvimpam.ui.messages').fit({ msg, string.format('nvimpam: %d cards moved to %s; :wall writes it', c[1],
+  vim.notify(messages.fit({ msg, string.format('nvimpam: %d cards moved to %s; :wall writes it', c[1],
     vim.fn.fnamemodify(plan.target, ':t')) }), vim.log.levels.INFO, { title = 'nvimpam' })
   return nb
 end

@@ -9,7 +9,13 @@ local api = vim.api
 local messages = require('nvimpam.ui.messages')
 local plural = messages.plural
 local tree = require('nvimpam.tree.apply')
-local hrtime = require('nvimpam.core.compat').uv.hrtime
+local uv = require('nvimpam.core.compat').uv
+local hrtime = uv.hrtime
+local host = require('nvimpam.host')
+local undo = require('nvimpam.core.undo')
+local layout = require('nvimpam.model.layout')
+local named = require('nvimpam.ids.at').named
+local bufnr = require('nvimpam.core.buf').nr
 
 --- Milliseconds of changes per turn of the main loop.
 M.budget_ms = 8
@@ -49,7 +55,6 @@ end
 ---@param what string the command's name
 ---@return table
 function M.parse(fargs, what)
-  local host = require('nvimpam.host')
   local bad = function(msg)
     error(host.error('bad_argument', 'nvimpam: :' .. what .. ' ' .. msg), 0)
   end
@@ -68,7 +73,7 @@ function M.parse(fargs, what)
   if not kind or not n then
     bad('takes {kind} {number} [part={ids}]')
   end
-  if require('nvimpam.ids.at').named[kind] then
+  if named[kind] then
     bad('cannot take ' .. kind .. 's: they are named by their titles, not numbered')
   end
   local amount = tonumber(n:match('^[+-]?%d+$') and n or '')
@@ -91,7 +96,7 @@ end
 
 -- Why file `f` of the plan (not open when planned) is no longer as read, or nil.
 local function stale_file(f)
-  local st = require('nvimpam.core.compat').uv.fs_stat(f.file)
+  local st = uv.fs_stat(f.file)
   if not st then
     return 'is gone'
   end
@@ -124,7 +129,6 @@ end
 -- Applies the checked plan: per buffer, bottom up, a budget of milliseconds per turn of the main
 -- loop; each buffer 'nomodifiable' between the turns and its change one undo step.
 local function apply(files, head, what, on_done)
-  local undo = require('nvimpam.core.undo')
   local jobs, total = {}, 0 -- hunks bottom up, each applied from its end
   local saved = {}
   for _, f in ipairs(files) do
@@ -191,9 +195,9 @@ local function apply(files, head, what, on_done)
     if not ok then
       restore()
       done({ done = true, error = e })
-      messages.report(require('nvimpam.host').error('failed', string.format(
+      messages.report(host.error('failed', string.format(
         'nvimpam: %s stopped after %d of %d lines (u undoes each buffer\'s part): %s', what, doneLines, total,
-        tostring(require('nvimpam.host').as_error(e)))))
+        tostring(host.as_error(e)))))
       return
     end
     if i <= #jobs then
@@ -223,7 +227,6 @@ end
 ---@param opts? table { range = { line1, line2 }, parts = { ids } }
 function M.run(buf, kind, amount, dense, opts)
   opts = opts or {}
-  local host = require('nvimpam.host')
   local what = dense and 'renumber' or 'offset'
   local head = dense and string.format('nvimpam: %s ids from %d', kind, amount)
     or string.format('nvimpam: %s ids %+d', kind, amount)
@@ -327,9 +330,9 @@ end
 ---@param dense boolean
 function M.command(o, dense)
   local a = M.parse(o.fargs, dense and 'NvimpamRenumber' or 'NvimpamOffset')
-  local buf = require('nvimpam.core.buf').nr(o.buf)
+  local buf = bufnr(o.buf)
   if dense and a.amount < 1 then
-    error(require('nvimpam.host').error('bad_argument', 'nvimpam: :NvimpamRenumber starts at a positive id, not ' .. a.amount), 0)
+    error(host.error('bad_argument', 'nvimpam: :NvimpamRenumber starts at a positive id, not ' .. a.amount), 0)
   end
   local opts = { parts = a.parts }
   if not a.parts and o.range and o.range > 0 then
@@ -348,7 +351,7 @@ function M.complete(arglead, cmdline)
     return {}
   end
   local out = {}
-  for _, k in ipairs(require('nvimpam.model.layout').KINDS) do
+  for _, k in ipairs(layout.KINDS) do
     if k ~= 'group' and k:sub(1, #arglead) == arglead then
       out[#out + 1] = k
     end

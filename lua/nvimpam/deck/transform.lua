@@ -10,6 +10,8 @@ local messages = require('nvimpam.ui.messages')
 local plural = messages.plural
 local tree = require('nvimpam.tree.apply')
 local progress = require('nvimpam.ids.ask').progress
+local host = require('nvimpam.host')
+local bufnr = require('nvimpam.core.buf').nr
 
 --- The operations, for completion.
 M.ops = { 'translate', 'rotate', 'scale', 'mirror' }
@@ -37,7 +39,7 @@ end
 ---@param o table the command's { fargs, buf, range, line1, line2, bang }
 ---@return table the JVM's plan
 function M.command(o)
-  local buf = require('nvimpam.core.buf').nr(o.buf)
+  local buf = bufnr(o.buf)
   local words = o.fargs or {}
   local line1, line2 = 0, 0
   if o.range and o.range > 0 then
@@ -46,7 +48,7 @@ function M.command(o)
   local what = table.concat(words, ' ')
   local tick = api.nvim_buf_get_changedtick(buf)
   local plan = progress('planning ' .. what, function()
-    return require('nvimpam.host').wait('transform', { buf, words, line1, line2, o.bang == true }, ':NvimpamTransform', buf)
+    return host.wait('transform', { buf, words, line1, line2, o.bang == true }, ':NvimpamTransform', buf)
   end)
   local refused = {}
   for _, r in ipairs(plan.refusals or {}) do

@@ -9,6 +9,8 @@ local host = require('nvimpam.host')
 local messages = require('nvimpam.ui.messages')
 local plural = messages.plural
 local tree = require('nvimpam.tree.apply')
+local undo = require('nvimpam.core.undo')
+local uv = require('nvimpam.core.compat').uv
 
 -- A quickfix item at 0-based `lnum`, `col` of the tree's file `f` ({ buf } or { file }).
 local function item(f, lnum, col, text, type)
@@ -87,7 +89,6 @@ M.slice_ms = 8
 -- Runs `step()` until it returns true, in slices of at most M.slice_ms (events and typing are
 -- served between them), then `after()`; an error in a step ends it with `failed(e)`.
 local function sliced(step, after, failed)
-  local uv = require('nvimpam.core.compat').uv
   local function go()
     local t0 = uv.hrtime()
     local ok, done = pcall(function()
@@ -149,7 +150,6 @@ end
 -- 'nomodifiable' between its steps, so that nothing interleaves; true when done.
 local function delete_step(r)
   local b, k = r.target, r.next
-  local undo = require('nvimpam.core.undo')
   vim.bo[b].modifiable = true
   if r.done == 0 then
     undo.close(b)

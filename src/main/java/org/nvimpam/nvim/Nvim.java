@@ -205,6 +205,11 @@ public final class Nvim implements AutoCloseable {
     }, Decoders.lines());
   }
 
+  /** {@code nvim_buf_set_var} as a notification: nothing waits for it. */
+  public void bufSetVar(Buffer b, String name, Object value) {
+    rpc.notify("nvim_buf_set_var", args(b, name, value));
+  }
+
   public CompletableFuture<Long> bufLineCount(Buffer b) {
     return call("nvim_buf_line_count", args(b), Decoders.longValue());
   }

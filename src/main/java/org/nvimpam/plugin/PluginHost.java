@@ -44,7 +44,8 @@ public final class PluginHost {
   private final Nvim nvim;
   private final AtomicReference<Settings> settings = new AtomicReference<>(Settings.DEFAULTS);
   private final Folder folder;
-  private final org.nvimpam.ids.IdService ids; // goto, references, completion, outline, rename, cross-reference checks
+  private final Diagnostics diagnostics;
+  private final IdCalls ids; // goto, references, completion, outline, rename, cross-reference checks
   private final Map<Long, LiveBuffer> live = new ConcurrentHashMap<>();
   // Insert mode, as InsertEnter/InsertLeave notifications tell it: a refresh never asks Neovim.
   private volatile boolean inserting;
@@ -80,32 +81,8 @@ public final class PluginHost {
     this.early = early;
     early.options(() -> settings.get().foldOptions());
     this.folder = new Folder(nvim, settings);
-    this.ids = new org.nvimpam.ids.IdService(nvim, new org.nvimpam.ids.IdService.Workspace() {
-      @Override
-      public java.util.Collection<? extends org.nvimpam.ids.IdBuffer> buffers() {
-        return live.values();
-      }
-
-      @Override
-      public boolean checks() {
-        return checksOn();
-      }
-
-      @Override
-      public int maxDiagnostics() {
-        return diagnosticsCap();
-      }
-    });
-  }
-
-  /** Whether fields are checked (the {@code checks} option). */
-  private boolean checksOn() {
-    return settings.get().checks();
-  }
-
-  /** How many problems Neovim shows (the {@code max_diagnostics} option), as an int. */
-  private int diagnosticsCap() {
-    return (int) Math.min(Integer.MAX_VALUE, settings.get().maxDiagnostics());
+    this.diagnostics = new Diagnostics(nvim);
+    this.ids = new IdCalls(nvim, diagnostics, live::values, settings::get);
   }
 
   /**
@@ -166,18 +143,20 @@ public final class PluginHost {
       Map.entry("detach", (h, a) -> h.detach(buffer(a, 0))),
       Map.entry("bench", (h, a) -> h.bench(buffer(a, 0))),
       Map.entry("check", (h, a) -> h.check(buffer(a, 0))),
-      ids("ids_goto"), ids("ids_refs"), ids("ids_complete"), ids("ids_outline"), ids("ids_rename"),
-      ids("ids_check"), ids("ids_next"),
+      ids("ids_goto", IdCalls::definitions), ids("ids_refs", IdCalls::references), ids("ids_complete", IdCalls::complete),
+      ids("ids_outline", IdCalls::outline), ids("ids_rename", IdCalls::rename), ids("ids_check", IdCalls::check),
+      ids("ids_next", IdCalls::nextFree),
       Map.entry("diff", (h, a) -> h.diff(buffer(a, 0), a)),
       Map.entry("parts", (h, a) -> PartsCall.run(h.nvim, a)),
-      Map.entry("transform", (h, a) -> TransformCall.run(h.ids, h.idBuffer(buffer(a, 0)), a)),
-      Map.entry("extract", (h, a) -> ExtractCall.run(h.ids, h.idBuffer(buffer(a, 0)), a)),
-      Map.entry("unused", (h, a) -> UnusedCall.run(h.ids, h.idBuffer(buffer(a, 0)), a.size() > 1 && Boolean.TRUE.equals(a.get(1)),
-          h.diagnosticsCap())),
-      Map.entry("renumber", (h, a) -> RenumberCall.run(h.ids, h.idBuffer(buffer(a, 0)), a)));
+      Map.entry("transform", (h, a) -> TransformCall.run(h.ids.service(), h.idBuffer(buffer(a, 0)), a)),
+      Map.entry("extract", (h, a) -> ExtractCall.run(h.ids.service(), h.idBuffer(buffer(a, 0)), a)),
+      Map.entry("unused", (h, a) -> UnusedCall.run(h.ids.service(), h.idBuffer(buffer(a, 0)), a.size() > 1 && Boolean.TRUE.equals(a.get(1)),
+          h.settings.get().diagnosticsCap())),
+      Map.entry("renumber", (h, a) -> RenumberCall.run(h.ids.service(), h.idBuffer(buffer(a, 0)), a)));
 
-  private static Map.Entry<String, Call> ids(String method) {
-    return Map.entry(method, (h, a) -> h.ids.call(method, a, h.idBuffer(buffer(a, 0))));
+  /** An id call ({@link IdCalls}) on the buffer of its first argument. */
+  private static Map.Entry<String, Call> ids(String method, IdCalls.Call call) {
+    return Map.entry(method, (h, a) -> call.run(h.ids, h.idBuffer(buffer(a, 0)), a));
   }
 
   /**
@@ -370,7 +349,7 @@ public final class PluginHost {
     LiveBuffer lb = new LiveBuffer(b, new FoldEngine(s.foldOptions()), scheduler, liveHost(awaited),
         e -> reportLiveError(b, e));
     askFile(lb);
-    lb.idService(ids);
+    lb.idService(ids.service());
     live.put(b.id(), lb);
     lb.startLoading(nvim, BufferLoad.Options.DEFAULT, early.take(b.id()));
     return lb;
@@ -442,8 +421,8 @@ public final class PluginHost {
    * tree ({@link TreeProblems}) and their total.
    */
   Encoder check(Buffer requested) {
-    int cap = diagnosticsCap();
-    TreeProblems c = TreeProblems.of(ids, idBuffer(requested), cap,
+    int cap = settings.get().diagnosticsCap();
+    TreeProblems c = TreeProblems.of(ids.service(), idBuffer(requested), cap,
         b -> b instanceof LiveBuffer lb ? lb.problems(cap) : null);
     return c::pack;
   }
@@ -458,7 +437,7 @@ public final class PluginHost {
     }
     double tol = args.size() > 2 && args.get(2) instanceof Number n ? n.doubleValue() : 0;
     if (!(tol >= 0)) throw new IllegalArgumentException("nvimpam: the tolerance must be 0 or more, not " + tol);
-    return DeckDiffs.of(ids, idBuffer(requested), file, tol)::pack;
+    return DeckDiffs.of(ids.service(), idBuffer(requested), file, tol)::pack;
   }
 
   /** The buffer an id call serves, once Neovim's earlier events are in: live, or read once. */
@@ -535,27 +514,7 @@ public final class PluginHost {
   }
 
   private void setInheritedVersion(LiveBuffer lb, int v) {
-    nvim.rpc().notify("nvim_buf_set_var", out -> {
-      out.packArrayHeader(3);
-      nvim.writeBuffer(out, lb.buffer());
-      out.packString(LuaEntry.INHERITED_VERSION).packInt(v);
-    });
-  }
-
-  private void publish(Buffer b, long tick, org.nvimpam.deck.ProblemItems problems) {
-    try {
-      LuaEntry.DIAGNOSTICS_SET.notify(nvim, out -> {
-        out.packLong(b.id()).packLong(tick);
-        if (problems == null) {
-          out.packArrayHeader(0).packInt(0);
-        } else {
-          problems.packItems(out);
-          out.packInt(problems.total());
-        }
-      });
-    } catch (ConnectionClosedException gone) {
-      LOG.fine("could not send the diagnostics of buffer " + b.id(), gone);
-    }
+    nvim.bufSetVar(lb.buffer(), LuaEntry.INHERITED_VERSION, v);
   }
 
   Encoder bench(Buffer b) {
@@ -593,12 +552,12 @@ public final class PluginHost {
 
       @Override
       public boolean checks() {
-        return checksOn();
+        return settings.get().checks();
       }
 
       @Override
       public int maxDiagnostics() {
-        return diagnosticsCap();
+        return settings.get().diagnosticsCap();
       }
 
       @Override
@@ -627,7 +586,7 @@ public final class PluginHost {
 
       @Override
       public void publish(Buffer buffer, long changedtick, org.nvimpam.deck.ProblemItems problems) {
-        PluginHost.this.publish(buffer, changedtick, problems);
+        diagnostics.fields(buffer, changedtick, problems);
       }
 
       @Override

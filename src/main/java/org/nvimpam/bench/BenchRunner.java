@@ -16,6 +16,7 @@ import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Nvim;
+import org.nvimpam.plugin.BufferLoad;
 import org.nvimpam.strategy.FoldStrategies;
 import org.nvimpam.strategy.FoldStrategy;
 import org.nvimpam.strategy.StrategyTimer;
@@ -176,7 +177,7 @@ public final class BenchRunner {
     progress.step("get lines");
     for (int r = -warmup; r < runs; r++) {
       long t0 = System.nanoTime();
-      lines = nvim.bufGetDeck(buffer);
+      lines = BufferLoad.deckOf(nvim, buffer);
       record(getLines, r, t0);
     }
     double[] parse = new double[runs];

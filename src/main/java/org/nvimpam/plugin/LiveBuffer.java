@@ -12,7 +12,6 @@ import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.fold.FoldSet;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.BufferListener;
-import org.nvimpam.nvim.BufferLoad;
 import org.nvimpam.nvim.StartTrace;
 import org.nvimpam.rpc.Log;
 import org.nvimpam.strategy.FoldStrategyException;

@@ -16,7 +16,6 @@ import org.nvimpam.fold.FoldEngine;
 import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
-import org.nvimpam.nvim.BufferLoad;
 import org.nvimpam.nvim.Decoders;
 import org.nvimpam.nvim.Encoders;
 import org.nvimpam.nvim.ErrorValue;
@@ -455,7 +454,7 @@ public final class PluginHost {
         file = null;
       }
     }
-    return org.nvimpam.ids.IdService.once(b.id(), file, nvim.bufGetDeck(b));
+    return org.nvimpam.ids.IdService.once(b.id(), file, BufferLoad.deckOf(nvim, b));
   }
 
   /** Asks for the buffer's file (an absolute path; none without a name) without waiting for it. */

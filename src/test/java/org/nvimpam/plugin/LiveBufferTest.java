@@ -12,7 +12,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.nvimpam.deck.Deck;
 import org.nvimpam.deck.Lines;
-import org.nvimpam.nvim.BufferLoad;
 import org.nvimpam.fold.FoldEngine;
 import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.fold.FoldPlan;

@@ -1,4 +1,4 @@
-package org.nvimpam.nvim;
+package org.nvimpam.plugin;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -15,6 +15,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nvimpam.deck.Deck;
 import org.nvimpam.deck.Lines;
+import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.Encoders;
+import org.nvimpam.nvim.Nvim;
 import org.nvimpam.testutil.EmbeddedNvim;
 
 /**

@@ -3,6 +3,7 @@ package org.nvimpam.deck;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.nvimpam.lines.LineSource;
 
 /**
  * One {@code INCLU / } line of a deck: its 0-based line and the file name of columns 9–80 (quotes

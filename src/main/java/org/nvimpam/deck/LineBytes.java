@@ -3,7 +3,7 @@ package org.nvimpam.deck;
 /**
  * Tests on one line's bytes {@code a[off .. off+len)} (FOLDS.md §3, §5). Unless a method says
  * otherwise, {@code len} is the content length: the line without one final CR (§2.3), as given by
- * {@link #contentLength}.
+ * {@link org.nvimpam.lines.LineSource#contentLength}.
  */
 public final class LineBytes {
   private LineBytes() {}
@@ -32,11 +32,6 @@ public final class LineBytes {
     }
     while (i < end && a[i] == ' ') i++;
     return i;
-  }
-
-  /** The length of a raw line of {@code rawLen} bytes without one final CR. */
-  public static int contentLength(byte[] a, int off, int rawLen) {
-    return rawLen > 0 && a[off + rawLen - 1] == '\r' ? rawLen - 1 : rawLen;
   }
 
   public static boolean isComment(byte[] a, int off, int len) {

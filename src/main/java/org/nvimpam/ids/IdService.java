@@ -16,9 +16,9 @@ import org.nvimpam.deck.DeckVersion;
 import org.nvimpam.deck.FieldLayout;
 import org.nvimpam.deck.IncludeLine;
 import org.nvimpam.deck.LineBytes;
-import org.nvimpam.deck.LineSource;
 import org.nvimpam.deck.ProblemCode;
 import org.nvimpam.deck.ProblemItems;
+import org.nvimpam.lines.LineSource;
 
 /**
  * The id features of every live buffer of one editor: the cross-reference checks of each buffer

@@ -3,7 +3,7 @@ package org.nvimpam.ids;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.nvimpam.deck.FieldLayout;
-import org.nvimpam.deck.LineSource;
+import org.nvimpam.lines.LineSource;
 
 /**
  * The text edits that renumber (or, for a group, retitle) one id in one deck: each field that

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.msgpack.core.ExtensionTypeHeader;
 import org.msgpack.core.MessageUnpacker;
-import org.nvimpam.deck.Lines;
+import org.nvimpam.lines.Lines;
 import org.nvimpam.rpc.Decoder;
 
 /** Decoders for the values Neovim returns. */

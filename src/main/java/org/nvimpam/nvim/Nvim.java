@@ -9,7 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.msgpack.core.MessagePacker;
-import org.nvimpam.deck.Lines;
+import org.nvimpam.lines.Lines;
 import org.nvimpam.rpc.ChildProcessTransport;
 import org.nvimpam.rpc.Decoder;
 import org.nvimpam.rpc.Encoder;

@@ -8,13 +8,13 @@ import java.util.function.Function;
 import org.msgpack.core.MessagePacker;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.DeckProblems;
-import org.nvimpam.deck.LineSource;
 import org.nvimpam.deck.ProblemItems;
 import org.nvimpam.ids.BufferIds;
 import org.nvimpam.ids.DefTable;
 import org.nvimpam.ids.IdBuffer;
 import org.nvimpam.ids.IdService;
 import org.nvimpam.ids.IdTree;
+import org.nvimpam.lines.LineSource;
 
 /**
  * :NvimpamCheck: every problem of a deck and its include tree as the plugin holds it (open buffers

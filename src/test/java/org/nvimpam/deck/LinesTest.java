@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.nvimpam.lines.Lines;
 
 class LinesTest {
   private static String text(Lines l, int i) {

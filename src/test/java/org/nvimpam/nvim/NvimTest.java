@@ -14,7 +14,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.nvimpam.deck.Deck;
-import org.nvimpam.deck.Lines;
+import org.nvimpam.lines.Lines;
 import org.nvimpam.rpc.ChildProcessTransport;
 import org.nvimpam.rpc.ErrorType;
 import org.nvimpam.rpc.NvimErrorEvent;

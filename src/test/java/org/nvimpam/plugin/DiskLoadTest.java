@@ -14,7 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nvimpam.deck.Deck;
-import org.nvimpam.deck.Lines;
+import org.nvimpam.lines.Lines;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Encoders;
 import org.nvimpam.nvim.Nvim;

@@ -1,4 +1,4 @@
-package org.nvimpam.deck;
+package org.nvimpam.lines;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.nvimpam.lines.Lines;
 
 class LinesTest {
   private static String text(Lines l, int i) {

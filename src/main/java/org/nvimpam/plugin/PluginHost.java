@@ -10,10 +10,15 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicReference;
 import org.msgpack.core.MessageUnpacker;
+import org.nvimpam.deck.ProblemItems;
 import org.nvimpam.fold.FoldEngine;
 import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.ids.IdBuffer;
+import org.nvimpam.ids.IdService;
+import org.nvimpam.ids.IncludeWalk;
 import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Decoders;
@@ -48,32 +53,26 @@ public final class PluginHost {
   private final Map<Long, LiveBuffer> live = new ConcurrentHashMap<>();
   // Insert mode, as InsertEnter/InsertLeave notifications tell it: a refresh never asks Neovim.
   private volatile boolean inserting;
-  private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "nvimpam-live");
-    t.setDaemon(true);
-    return t;
-  });
-  private final ExecutorService calls = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "nvimpam-calls");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(daemon("nvimpam-live", null));
+  private final ExecutorService calls = Executors.newSingleThreadExecutor(daemon("nvimpam-calls", null));
   // The field checks and the id index of live buffers, after their refreshes: never in a refold's way.
-  private final ExecutorService background = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "nvimpam-checks");
-    t.setDaemon(true);
-    backgroundThread = t;
-    return t;
-  });
+  private final ExecutorService background = Executors.newSingleThreadExecutor(daemon("nvimpam-checks",
+      t -> backgroundThread = t));
   private volatile Thread backgroundThread; // the thread of `background`: only its work waits for due refolds
   // :NvimpamParts, which reads a deck's whole tree from disk: on its own thread.
-  private final ExecutorService partsWork = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "nvimpam-parts");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService partsWork = Executors.newSingleThreadExecutor(daemon("nvimpam-parts", null));
 
   private final EarlyReads early; // decks read from disk while Neovim reads them
+
+  /** Daemon threads called {@code name} (Neovim's exit never waits for them); {@code made} hears of each. */
+  private static ThreadFactory daemon(String name, java.util.function.Consumer<Thread> made) {
+    return r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      if (made != null) made.accept(t);
+      return t;
+    };
+  }
 
   private PluginHost(Nvim nvim, EarlyReads early) {
     this.nvim = nvim;
@@ -345,7 +344,7 @@ public final class PluginHost {
    */
   LiveBuffer startLive(Buffer b, boolean awaited) {
     Settings s = settings.get();
-    LiveBuffer lb = new LiveBuffer(b, new FoldEngine(s.foldOptions()), scheduler, liveHost(awaited),
+    LiveBuffer lb = new LiveBuffer(b, new FoldEngine(s.foldOptions()), scheduler, new LiveHost(awaited),
         e -> reportLiveError(b, e));
     askFile(lb);
     lb.idService(ids.service());
@@ -440,7 +439,7 @@ public final class PluginHost {
   }
 
   /** The buffer an id call serves, once Neovim's earlier events are in: live, or read once. */
-  private org.nvimpam.ids.IdBuffer idBuffer(Buffer requested) {
+  private IdBuffer idBuffer(Buffer requested) {
     Buffer b = resolve(requested);
     Await.call(nvim.sync(), "waiting for Neovim's earlier buffer events");
     LiveBuffer lb = live.get(b.id());
@@ -454,7 +453,7 @@ public final class PluginHost {
         file = null;
       }
     }
-    return org.nvimpam.ids.IdService.once(b.id(), file, BufferLoad.deckOf(nvim, b));
+    return IdService.once(b.id(), file, BufferLoad.deckOf(nvim, b));
   }
 
   /** Asks for the buffer's file (an absolute path; none without a name) without waiting for it. */
@@ -470,19 +469,16 @@ public final class PluginHost {
     });
   }
 
-  /** Whether deck {@code d}'s INCLU lines name {@code file} (relative names from d's folder). */
+  /**
+   * Whether deck {@code d}'s INCLU lines name {@code file}, each resolved by the one INCLU rule
+   * ({@link IncludeWalk#resolve}) with {@code d} as the top deck.
+   */
   private static boolean includes(LiveBuffer d, java.nio.file.Path file) {
     java.nio.file.Path deck = d.file();
     if (deck == null || file == null) return false;
     java.nio.file.Path dir = deck.getParent();
     for (String name : d.includes()) {
-      try {
-        java.nio.file.Path p = java.nio.file.Path.of(name);
-        if (!p.isAbsolute() && dir != null) p = dir.resolve(p);
-        if (p.toAbsolutePath().normalize().equals(file)) return true;
-      } catch (java.nio.file.InvalidPathException bad) {
-        // a name no file can have includes nothing
-      }
+      if (file.equals(IncludeWalk.resolve(name, dir, dir))) return true;
     }
     return false;
   }
@@ -526,97 +522,106 @@ public final class PluginHost {
     return folder.exclusively(() -> new StrategyComparison(nvim, settings.get()).run(buffer));
   }
 
-  private LiveBuffer.Host liveHost(boolean awaited) {
-    return new LiveBuffer.Host() {
-      @Override
-      public long debounceMs() {
-        return settings.get().debounceMs();
-      }
+  /**
+   * What a live buffer asks of the host: the options, the fold push, the checks' thread and
+   * publisher, the versions its include tree hands down, and the end of its life. With {@code
+   * awaited} the caller of the attach reports a failed load itself.
+   */
+  private final class LiveHost implements LiveBuffer.Host {
+    private final boolean awaited;
 
-      @Override
-      public boolean oneLineFolds() {
-        return settings.get().oneLineFolds();
-      }
+    LiveHost(boolean awaited) {
+      this.awaited = awaited;
+    }
 
-      @Override
-      public boolean userIsTyping() {
-        return inserting;
-      }
+    @Override
+    public long debounceMs() {
+      return settings.get().debounceMs();
+    }
 
-      @Override
-      public FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, double waitedMs,
-          long changedtick, boolean whole) {
-        return folder.push(buffer, lines, plan, parseMs, waitedMs, changedtick, whole);
-      }
+    @Override
+    public boolean oneLineFolds() {
+      return settings.get().oneLineFolds();
+    }
 
-      @Override
-      public boolean checks() {
-        return settings.get().checks();
-      }
+    @Override
+    public boolean userIsTyping() {
+      return inserting;
+    }
 
-      @Override
-      public int maxDiagnostics() {
-        return settings.get().diagnosticsCap();
-      }
+    @Override
+    public FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, double waitedMs,
+        long changedtick, boolean whole) {
+      return folder.push(buffer, lines, plan, parseMs, waitedMs, changedtick, whole);
+    }
 
-      @Override
-      public int inheritedVersion(LiveBuffer lb) {
-        return PluginHost.this.inheritedVersion(lb);
-      }
+    @Override
+    public boolean checks() {
+      return settings.get().checks();
+    }
 
-      @Override
-      public void background(Runnable work) {
-        try {
-          background.execute(work);
-        } catch (java.util.concurrent.RejectedExecutionException closing) {
-          LOG.fine("no checks after the connection closed", closing); // nobody would see them
-        }
-      }
+    @Override
+    public int maxDiagnostics() {
+      return settings.get().diagnosticsCap();
+    }
 
-      @Override
-      public boolean inBackground() {
-        return Thread.currentThread() == backgroundThread;
-      }
+    @Override
+    public int inheritedVersion(LiveBuffer lb) {
+      return PluginHost.this.inheritedVersion(lb);
+    }
 
-      @Override
-      public void checkedFirst(LiveBuffer lb) {
-        PluginHost.this.checkedFirst(lb);
+    @Override
+    public void background(Runnable work) {
+      try {
+        background.execute(work);
+      } catch (java.util.concurrent.RejectedExecutionException closing) {
+        LOG.fine("no checks after the connection closed", closing); // nobody would see them
       }
+    }
 
-      @Override
-      public void publish(Buffer buffer, long changedtick, org.nvimpam.deck.ProblemItems problems) {
-        diagnostics.fields(buffer, changedtick, problems);
-      }
+    @Override
+    public boolean inBackground() {
+      return Thread.currentThread() == backgroundThread;
+    }
 
-      @Override
-      public void awaitEvents() {
-        Await.within(nvim.sync(), Duration.ofSeconds(5), "the buffer events before a failed refold");
-      }
+    @Override
+    public void checkedFirst(LiveBuffer lb) {
+      PluginHost.this.checkedFirst(lb);
+    }
 
-      @Override
-      public void detached(LiveBuffer lb) {
-        live.remove(lb.buffer().id(), lb);
-      }
+    @Override
+    public void publish(Buffer buffer, long changedtick, ProblemItems problems) {
+      diagnostics.fields(buffer, changedtick, problems);
+    }
 
-      @Override
-      public Throwable lost(LiveBuffer lb, Throwable cause) {
-        live.remove(lb.buffer().id(), lb);
-        nvim.bufDetach(lb.buffer()); // not awaited: we may be on the thread that would complete it
-        RuntimeException reported;
-        if (cause instanceof OutOfMemoryError) {
-          reported = new IllegalStateException(HeapAdvice.message(lb.buffer().id(), lb.failedDeckLines(), lb.failedDeckBytes(),
-              heldByOthers(lb), Runtime.getRuntime().maxMemory()), cause);
-        } else if (lb.loadStats() == null) {
-          reported = new IllegalStateException("nvimpam: could not load buffer " + lb.buffer().id() + ": "
-              + cause.getMessage(), cause);
-        } else {
-          reported = new IllegalStateException("lost track of buffer " + lb.buffer().id() + " ("
-              + cause.getMessage() + "); live folding stopped, :NvimpamFoldAttach starts it again", cause);
-        }
-        if (!awaited) reportLiveError(reported);
-        return reported;
+    @Override
+    public void awaitEvents() {
+      Await.within(nvim.sync(), Duration.ofSeconds(5), "the buffer events before a failed refold");
+    }
+
+    @Override
+    public void detached(LiveBuffer lb) {
+      live.remove(lb.buffer().id(), lb);
+    }
+
+    @Override
+    public Throwable lost(LiveBuffer lb, Throwable cause) {
+      live.remove(lb.buffer().id(), lb);
+      nvim.bufDetach(lb.buffer()); // not awaited: we may be on the thread that would complete it
+      RuntimeException reported;
+      if (cause instanceof OutOfMemoryError) {
+        reported = new IllegalStateException(HeapAdvice.message(lb.buffer().id(), lb.failedDeckLines(), lb.failedDeckBytes(),
+            heldByOthers(lb), Runtime.getRuntime().maxMemory()), cause);
+      } else if (lb.loadStats() == null) {
+        reported = new IllegalStateException("nvimpam: could not load buffer " + lb.buffer().id() + ": "
+            + cause.getMessage(), cause);
+      } else {
+        reported = new IllegalStateException("lost track of buffer " + lb.buffer().id() + " ("
+            + cause.getMessage() + "); live folding stopped, :NvimpamFoldAttach starts it again", cause);
       }
-    };
+      if (!awaited) reportLiveError(reported);
+      return reported;
+    }
   }
 
   /** Heap the other live buffers' decks hold, for the advice after an OutOfMemoryError. */

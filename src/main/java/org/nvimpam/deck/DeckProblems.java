@@ -415,7 +415,7 @@ public final class DeckProblems {
       } else if (c == CHOICE) {
         ok = choice(a, off + vs, off + ve, rc.choices[f]);
       } else if (c == CONT) {
-        ok = ve - vs == 1 && (a[off + vs] == '&' || a[off + vs] == '-');
+        ok = ve - vs == 1 && LineBytes.isContinuationMark(a[off + vs]);
       } else { // BLANK
         out.add(line, s, e, ProblemList.meta(entry, row, f, ProblemList.BLANK, ProblemList.WARN));
         continue;

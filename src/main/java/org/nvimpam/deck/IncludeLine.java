@@ -19,7 +19,7 @@ public record IncludeLine(int line, int from, int to, String name) {
   }
 
   private static boolean continued(byte[] a, int off, int len) {
-    return len > 80 && (a[off + 80] == '&' || a[off + 80] == '-');
+    return LineBytes.isContinuationMark(LineBytes.column81(a, off, len));
   }
 
   /** The INCLU lines of {@code src}, in order. */

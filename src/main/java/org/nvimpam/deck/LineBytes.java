@@ -15,6 +15,23 @@ public final class LineBytes {
     ascii("GRP>NOD "), ascii("PART "), ascii("PART>NOD "), ascii("END_MOD"),
   };
 
+  /** Column 81 (byte 80): where a line says whether the next one goes on with it. */
+  public static final int CONTINUATION_COLUMN = 80;
+
+  /** The byte in column 81 of a line of {@code len} bytes, or 0 when the line is shorter. */
+  public static byte column81(byte[] a, int off, int len) {
+    return len > CONTINUATION_COLUMN ? a[off + CONTINUATION_COLUMN] : 0;
+  }
+
+  /**
+   * Whether {@code b}, in column 81, continues a line on the next one: {@code &} or {@code -}, as
+   * PAM-CRASH reads an INCLU name and a CONT field. The MASS card's flag (FOLDS.md §5.2) is
+   * {@code &} only: that is the fold specification's rule, read with {@link #column81}.
+   */
+  public static boolean isContinuationMark(byte b) {
+    return b == '&' || b == '-';
+  }
+
   public static byte[] ascii(String s) {
     return s.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
   }

@@ -119,7 +119,7 @@ final class CardWalker {
       case HEADER_SETS_C -> c = numberIn(h, item) == item.equals();
       case LINE -> consume();
       case LINE_SETS_C_AMP81 -> {
-        c = len(cur) > 80 && a(cur)[off(cur) + 80] == '&';
+        c = LineBytes.column81(a(cur), off(cur), len(cur)) == '&'; // FOLDS.md §5.2: & only
         consume();
       }
       case LINE_SETS_C -> {

@@ -59,7 +59,7 @@ class BufferReadTest {
   }
 
   @Test
-  void bufGetDeckFetchesABigBufferInChunksAsOneSnapshot() throws Exception {
+  void deckOfFetchesABigBufferInChunksAsOneSnapshot() throws Exception {
     // 300,001 lines: several chunks and segments; every line names its number, one carries invalid UTF-8.
     get(nvim.execLua("local t = {} for i = 1, 300001 do t[i] = 'line ' .. i end "
         + "t[200000] = 'bad \\255\\254 bytes' vim.api.nvim_buf_set_lines(0, 0, -1, false, t)",

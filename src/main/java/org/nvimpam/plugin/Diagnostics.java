@@ -3,6 +3,7 @@ package org.nvimpam.plugin;
 import java.io.IOException;
 import org.msgpack.core.MessagePacker;
 import org.nvimpam.deck.ProblemItems;
+import org.nvimpam.ids.TreeProblems;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.LuaEntry;
 import org.nvimpam.nvim.Nvim;
@@ -11,8 +12,9 @@ import org.nvimpam.rpc.Log;
 
 /**
  * The publisher of a buffer's problems to Neovim: the field checks ({@link LuaEntry#DIAGNOSTICS_SET})
- * and the cross-reference checks ({@link LuaEntry#IDS_SET}), in one encoding of their items. A
- * Neovim that is gone hears nothing, and nothing fails for it.
+ * and the cross-reference checks ({@link LuaEntry#IDS_SET}), in one encoding of their items, and
+ * :NvimpamCheck's problems of a whole tree. A Neovim that is gone hears nothing, and nothing fails
+ * for it.
  */
 final class Diagnostics {
   private static final Log LOG = Log.of(Diagnostics.class);
@@ -54,6 +56,28 @@ final class Diagnostics {
       packItems(out, problems);
       out.packInt(problems.total());
     }
+  }
+
+  /**
+   * :NvimpamCheck's answer: {files = [{path, buf}], items = [file (1-based), lnum, col, end_col,
+   * severity, message, code, ...], total}: lines and columns 0-based, end exclusive; path "" for a
+   * buffer without a file.
+   */
+  static void packTree(MessagePacker out, TreeProblems t) throws IOException {
+    out.packMapHeader(3);
+    out.packString("files").packArrayHeader(t.files().size());
+    for (TreeProblems.File f : t.files()) {
+      out.packMapHeader(2);
+      out.packString("path").packString(f.path() == null ? "" : f.path().toString());
+      out.packString("buf").packLong(f.buffer());
+    }
+    out.packString("items").packArrayHeader(7 * t.items().size());
+    for (TreeProblems.Item it : t.items()) {
+      out.packInt(it.file() + 1).packInt(it.lnum()).packInt(it.col()).packInt(it.end()).packInt(it.severity());
+      out.packRawStringHeader(it.message().length).writePayload(it.message());
+      out.packString(it.code().code());
+    }
+    out.packString("total").packLong(t.total());
   }
 
   /** A flat array {@code [lnum, col, end_col, severity, message, code, …]}. */

@@ -19,6 +19,7 @@ import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.ids.IdBuffer;
 import org.nvimpam.ids.IdService;
 import org.nvimpam.ids.IncludeWalk;
+import org.nvimpam.ids.TreeProblems;
 import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Decoders;
@@ -422,7 +423,7 @@ public final class PluginHost {
     int cap = settings.get().diagnosticsCap();
     TreeProblems c = TreeProblems.of(ids.service(), idBuffer(requested), cap,
         b -> b instanceof LiveBuffer lb ? lb.problems(cap) : null);
-    return c::pack;
+    return out -> Diagnostics.packTree(out, c);
   }
 
   /**

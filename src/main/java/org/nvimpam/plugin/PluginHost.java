@@ -18,7 +18,6 @@ import org.nvimpam.fold.FoldEngine;
 import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.ids.IdBuffer;
 import org.nvimpam.ids.IdService;
-import org.nvimpam.ids.IncludeWalk;
 import org.nvimpam.ids.TreeProblems;
 import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
@@ -51,6 +50,7 @@ public final class PluginHost {
   private final Folder folder;
   private final Diagnostics diagnostics;
   private final IdCalls ids; // goto, references, completion, outline, rename, cross-reference checks
+  private final InheritedVersions versions;
   private final Map<Long, LiveBuffer> live = new ConcurrentHashMap<>();
   // Insert mode, as InsertEnter/InsertLeave notifications tell it: a refresh never asks Neovim.
   private volatile boolean inserting;
@@ -82,6 +82,7 @@ public final class PluginHost {
     this.folder = new Folder(nvim, settings);
     this.diagnostics = new Diagnostics(nvim);
     this.ids = new IdCalls(nvim, diagnostics, live::values, settings::get);
+    this.versions = new InheritedVersions(nvim, live.values());
   }
 
   /**
@@ -470,48 +471,6 @@ public final class PluginHost {
     });
   }
 
-  /**
-   * Whether deck {@code d}'s INCLU lines name {@code file}, each resolved by the one INCLU rule
-   * ({@link IncludeWalk#resolve}) with {@code d} as the top deck.
-   */
-  private static boolean includes(LiveBuffer d, java.nio.file.Path file) {
-    java.nio.file.Path deck = d.file();
-    if (deck == null || file == null) return false;
-    java.nio.file.Path dir = deck.getParent();
-    for (String name : d.includes()) {
-      if (file.equals(IncludeWalk.resolve(name, dir, dir))) return true;
-    }
-    return false;
-  }
-
-  /** The version of an open deck that includes {@code lb}'s file, or -1; tells Lua too. */
-  private int inheritedVersion(LiveBuffer lb) {
-    for (LiveBuffer d : live.values()) {
-      if (d == lb) continue;
-      int v = d.declaredVersion();
-      if (v > 0 && includes(d, lb.file())) {
-        setInheritedVersion(lb, v);
-        return v;
-      }
-    }
-    return -1;
-  }
-
-  /** A deck was checked: the open decks it includes that declare no version take its version. */
-  private void checkedFirst(LiveBuffer d) {
-    int v = d.declaredVersion();
-    if (v <= 0) return;
-    for (LiveBuffer x : live.values()) {
-      if (x != d && x.declaredVersion() < 0 && includes(d, x.file())) {
-        setInheritedVersion(x, v);
-        x.inherit(v);
-      }
-    }
-  }
-
-  private void setInheritedVersion(LiveBuffer lb, int v) {
-    nvim.bufSetVar(lb.buffer(), LuaEntry.INHERITED_VERSION, v);
-  }
 
   Encoder bench(Buffer b) {
     List<Map<String, Object>> rows = benchRows(b);
@@ -568,7 +527,7 @@ public final class PluginHost {
 
     @Override
     public int inheritedVersion(LiveBuffer lb) {
-      return PluginHost.this.inheritedVersion(lb);
+      return versions.inherited(lb);
     }
 
     @Override
@@ -587,7 +546,7 @@ public final class PluginHost {
 
     @Override
     public void checkedFirst(LiveBuffer lb) {
-      PluginHost.this.checkedFirst(lb);
+      versions.checkedFirst(lb);
     }
 
     @Override

@@ -9,13 +9,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import org.nvimpam.deck.Deck;
-import org.nvimpam.deck.Lines;
 import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.fold.FoldParser;
 import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Nvim;
+import org.nvimpam.plugin.BufferLoad;
 import org.nvimpam.strategy.FoldStrategies;
 import org.nvimpam.strategy.FoldStrategy;
 import org.nvimpam.strategy.StrategyTimer;
@@ -176,7 +176,7 @@ public final class BenchRunner {
     progress.step("get lines");
     for (int r = -warmup; r < runs; r++) {
       long t0 = System.nanoTime();
-      lines = nvim.bufGetDeck(buffer);
+      lines = BufferLoad.deckOf(nvim, buffer);
       record(getLines, r, t0);
     }
     double[] parse = new double[runs];

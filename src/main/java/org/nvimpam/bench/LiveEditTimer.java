@@ -5,15 +5,16 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.nvimpam.deck.Lines;
 import org.nvimpam.fold.FoldEngine;
 import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.lines.Lines;
 import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.BufferListener;
 import org.nvimpam.nvim.LuaEntry;
 import org.nvimpam.nvim.Nvim;
+import org.nvimpam.plugin.BufferLoad;
 import org.nvimpam.strategy.LiveRefold;
 
 /**
@@ -68,7 +69,7 @@ public final class LiveEditTimer {
       throw new IllegalStateException("Neovim refused to attach to buffer " + buffer.id());
     }
     try {
-      engine.load(nvim.bufGetDeck(buffer)); // attached first: no edit can fall between
+      engine.load(BufferLoad.deckOf(nvim, buffer)); // attached first: no edit can fall between
       loaded.countDown();
       LiveRefold.apply(nvim, buffer, engine.folds().plan(false), -1); // the whole plan, once
       double[] ms = new double[2 * runs];

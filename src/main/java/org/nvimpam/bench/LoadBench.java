@@ -10,10 +10,10 @@ import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.nvimpam.deck.Deck;
-import org.nvimpam.deck.Lines;
+import org.nvimpam.lines.Lines;
 import org.nvimpam.nvim.Buffer;
-import org.nvimpam.nvim.BufferLoad;
 import org.nvimpam.nvim.Nvim;
+import org.nvimpam.plugin.BufferLoad;
 import org.nvimpam.rpc.ChildProcessTransport;
 
 /**

@@ -17,7 +17,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-import org.nvimpam.deck.Lines;
+import org.nvimpam.lines.Lines;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.LuaEntry;
 import org.nvimpam.nvim.Nvim;

@@ -7,15 +7,15 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.nvimpam.deck.Lines;
 import org.nvimpam.fold.Fold;
 import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.fold.FoldParser;
+import org.nvimpam.lines.Lines;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code nvimpam folds FILE}: prints the fold set of a deck file. */
 @Command(

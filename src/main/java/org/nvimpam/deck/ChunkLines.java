@@ -1,5 +1,6 @@
 package org.nvimpam.deck;
 
+import org.nvimpam.lines.LineSource;
 /**
  * Lines of consecutive {@link DeckChunk}s as one {@link LineSource}, read in place: a piece of a
  * file streamed by {@link DeckFile#read(java.nio.file.Path, long, boolean, DeckFile.ChunkSink)},
@@ -60,7 +61,7 @@ public final class ChunkLines implements LineSource {
   public static int lastHeader(DeckChunk c) {
     for (int i = c.count - 1; i >= 0; i--) {
       byte[] a = segment(c, i);
-      if (LineBytes.headerWord(a, c.offs[i], LineBytes.contentLength(a, c.offs[i], c.lens[i])) != 0) return i;
+      if (LineBytes.headerWord(a, c.offs[i], LineSource.contentLength(a, c.offs[i], c.lens[i])) != 0) return i;
     }
     return -1;
   }

@@ -1,6 +1,8 @@
 package org.nvimpam.deck;
 
 import java.util.Arrays;
+import org.nvimpam.lines.LineSource;
+import org.nvimpam.lines.Lines;
 
 /**
  * A buffer's lines as bytes, editable in place.

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import org.nvimpam.lines.Lines;
 
 /**
  * Reads a deck file into a {@link Deck}: the file's bytes go straight into the deck's segments

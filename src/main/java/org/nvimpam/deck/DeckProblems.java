@@ -2,6 +2,7 @@ package org.nvimpam.deck;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import org.nvimpam.lines.LineSource;
 
 /**
  * The field checks of a whole deck (docs/CARDS.md, "What is an error"), kept up to date across
@@ -254,7 +255,7 @@ public final class DeckProblems {
         out = into;
         byte[] a = deck.bytes(i);
         int off = deck.start(i);
-        int len = LineBytes.contentLength(a, off, deck.length(i));
+        int len = LineSource.contentLength(a, off, deck.length(i));
         if (!LineBytes.isComment(a, off, len)) freeLine(a, off, len, i, -1, false);
         i++;
         g = i < to ? walker.groupAt(deck, i) : -1;
@@ -268,7 +269,7 @@ public final class DeckProblems {
         entry = e;
         byte[] a = deck.bytes(i);
         int off = deck.start(i);
-        int len = LineBytes.contentLength(a, off, deck.length(i));
+        int len = LineSource.contentLength(a, off, deck.length(i));
         int first = into.size;
         checkRow(a, off, len, table.check(e, 0), i, 0);
         if (into.size - first > 1) sortLine(first);
@@ -276,7 +277,7 @@ public final class DeckProblems {
         for (i++; i < n; i++) {
           a = deck.bytes(i);
           off = deck.start(i);
-          len = LineBytes.contentLength(a, off, deck.length(i));
+          len = LineSource.contentLength(a, off, deck.length(i));
           if (LineBytes.isComment(a, off, len)) continue;
           if ((word = walker.headerWord(a, off, len)) != 0) break;
           freeLine(a, off, len, i, e, true);
@@ -414,7 +415,7 @@ public final class DeckProblems {
       } else if (c == CHOICE) {
         ok = choice(a, off + vs, off + ve, rc.choices[f]);
       } else if (c == CONT) {
-        ok = ve - vs == 1 && (a[off + vs] == '&' || a[off + vs] == '-');
+        ok = ve - vs == 1 && LineBytes.isContinuationMark(a[off + vs]);
       } else { // BLANK
         out.add(line, s, e, ProblemList.meta(entry, row, f, ProblemList.BLANK, ProblemList.WARN));
         continue;

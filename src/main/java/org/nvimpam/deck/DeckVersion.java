@@ -1,5 +1,6 @@
 package org.nvimpam.deck;
 
+import org.nvimpam.lines.LineSource;
 /**
  * The PAM-CRASH version a deck declares (docs/CARDS.md, "Versions"): the first integer after
  * {@code INPUTVERSION} at the start of a line among its first {@link #SCAN_LINES} lines.

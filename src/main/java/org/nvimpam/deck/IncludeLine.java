@@ -3,6 +3,7 @@ package org.nvimpam.deck;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.nvimpam.lines.LineSource;
 
 /**
  * One {@code INCLU / } line of a deck: its 0-based line and the file name of columns 9–80 (quotes
@@ -18,7 +19,7 @@ public record IncludeLine(int line, int from, int to, String name) {
   }
 
   private static boolean continued(byte[] a, int off, int len) {
-    return len > 80 && (a[off + 80] == '&' || a[off + 80] == '-');
+    return LineBytes.isContinuationMark(LineBytes.column81(a, off, len));
   }
 
   /** The INCLU lines of {@code src}, in order. */

@@ -3,7 +3,7 @@ package org.nvimpam.deck;
 /**
  * Tests on one line's bytes {@code a[off .. off+len)} (FOLDS.md §3, §5). Unless a method says
  * otherwise, {@code len} is the content length: the line without one final CR (§2.3), as given by
- * {@link #contentLength}.
+ * {@link org.nvimpam.lines.LineSource#contentLength}.
  */
 public final class LineBytes {
   private LineBytes() {}
@@ -14,6 +14,23 @@ public final class LineBytes {
     ascii("DELGRP>NOD "), ascii("DELPART "), ascii("DELPART>NOD "), ascii("ELE>NOD "),
     ascii("GRP>NOD "), ascii("PART "), ascii("PART>NOD "), ascii("END_MOD"),
   };
+
+  /** Column 81 (byte 80): where a line says whether the next one goes on with it. */
+  public static final int CONTINUATION_COLUMN = 80;
+
+  /** The byte in column 81 of a line of {@code len} bytes, or 0 when the line is shorter. */
+  public static byte column81(byte[] a, int off, int len) {
+    return len > CONTINUATION_COLUMN ? a[off + CONTINUATION_COLUMN] : 0;
+  }
+
+  /**
+   * Whether {@code b}, in column 81, continues a line on the next one: {@code &} or {@code -}, as
+   * PAM-CRASH reads an INCLU name and a CONT field. The MASS card's flag (FOLDS.md §5.2) is
+   * {@code &} only: that is the fold specification's rule, read with {@link #column81}.
+   */
+  public static boolean isContinuationMark(byte b) {
+    return b == '&' || b == '-';
+  }
 
   public static byte[] ascii(String s) {
     return s.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
@@ -32,11 +49,6 @@ public final class LineBytes {
     }
     while (i < end && a[i] == ' ') i++;
     return i;
-  }
-
-  /** The length of a raw line of {@code rawLen} bytes without one final CR. */
-  public static int contentLength(byte[] a, int off, int rawLen) {
-    return rawLen > 0 && a[off + rawLen - 1] == '\r' ? rawLen - 1 : rawLen;
   }
 
   public static boolean isComment(byte[] a, int off, int len) {

@@ -1,6 +1,7 @@
 package org.nvimpam.deck;
 
 import java.util.Arrays;
+import org.nvimpam.lines.LineSource;
 
 /**
  * The row walk of docs/CARDS.md ("Walking a card's rows"): which row of which layout each line of

@@ -4,6 +4,7 @@ import org.nvimpam.deck.CardItem;
 import org.nvimpam.deck.Deck;
 import org.nvimpam.deck.Keywords;
 import org.nvimpam.deck.LineBytes;
+import org.nvimpam.lines.LineSource;
 
 /**
  * Walks one card of a deck (FOLDS.md §5, §6.2) and answers the line tests the main loop needs. Every
@@ -52,7 +53,7 @@ final class CardWalker {
   }
 
   int len(int i) {
-    return LineBytes.contentLength(deck.bytes(i), deck.start(i), deck.length(i));
+    return LineSource.contentLength(deck.bytes(i), deck.start(i), deck.length(i));
   }
 
   boolean isComment(int i) {
@@ -118,7 +119,7 @@ final class CardWalker {
       case HEADER_SETS_C -> c = numberIn(h, item) == item.equals();
       case LINE -> consume();
       case LINE_SETS_C_AMP81 -> {
-        c = len(cur) > 80 && a(cur)[off(cur) + 80] == '&';
+        c = LineBytes.column81(a(cur), off(cur), len(cur)) == '&'; // FOLDS.md §5.2: & only
         consume();
       }
       case LINE_SETS_C -> {

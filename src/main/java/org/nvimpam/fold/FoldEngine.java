@@ -3,7 +3,7 @@ package org.nvimpam.fold;
 import org.nvimpam.deck.Deck;
 import org.nvimpam.deck.DeckChunk;
 import org.nvimpam.deck.Keywords;
-import org.nvimpam.deck.Lines;
+import org.nvimpam.lines.Lines;
 
 /**
  * A buffer's deck and its current fold set, kept equal to a full parse across edits (FOLDS.md §11).

@@ -3,7 +3,7 @@ package org.nvimpam.fold;
 import java.util.Arrays;
 import org.nvimpam.deck.Deck;
 import org.nvimpam.deck.Keywords;
-import org.nvimpam.deck.Lines;
+import org.nvimpam.lines.Lines;
 
 /**
  * The main loop of FOLDS.md §7: finds start lines, walks their cards and records level-1 folds.

@@ -2,12 +2,12 @@ package org.nvimpam.ids;
 
 import java.util.Arrays;
 import java.util.List;
-import org.nvimpam.deck.IncludeLine;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.DeckVersion;
-import org.nvimpam.deck.LineSource;
+import org.nvimpam.deck.IncludeLine;
 import org.nvimpam.deck.ProblemCode;
 import org.nvimpam.deck.ProblemItems;
+import org.nvimpam.lines.LineSource;
 
 /**
  * The ids of one live buffer: its definitions ({@link DefTable}), its references to undefined ids

@@ -1,7 +1,7 @@
 package org.nvimpam.ids;
 
 import java.util.Arrays;
-import org.nvimpam.deck.LineSource;
+import org.nvimpam.lines.LineSource;
 
 /**
  * The ids one deck defines, in line order ({@link DefRun}: segments of primitive arrays, 9 bytes a

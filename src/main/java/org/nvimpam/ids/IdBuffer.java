@@ -2,7 +2,7 @@ package org.nvimpam.ids;
 
 import java.nio.file.Path;
 import java.util.function.BiFunction;
-import org.nvimpam.deck.LineSource;
+import org.nvimpam.lines.LineSource;
 
 /** A buffer the plugin folds live, as the id features see it. */
 public interface IdBuffer {

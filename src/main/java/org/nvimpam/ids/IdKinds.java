@@ -56,6 +56,24 @@ public final class IdKinds {
     return name(kind) + " " + (named(kind) ? "'" + IdNames.text(idOf(key)) + "'" : Integer.toString(idOf(key)));
   }
 
+  /**
+   * The id of named kind {@code k} that a user typed: the title, blanks around it dropped; not
+   * empty, and no quote inside, as GES items quote it.
+   */
+  public static int titleId(int k, String typed) {
+    String title = typed.strip();
+    if (title.isEmpty() || title.indexOf('\'') >= 0) {
+      throw new IllegalArgumentException("nvimpam: a " + name(k) + " title is not empty and holds no quote ('), not \"" + title + "\"");
+    }
+    return IdNames.intern(title);
+  }
+
+  /** The id of numbered kind {@code k} that a user gave: a positive int. */
+  public static int numberId(int k, long id) {
+    if (id <= 0 || id > Integer.MAX_VALUE) throw new IllegalArgumentException("nvimpam: " + id + " is no " + name(k) + " id");
+    return (int) id;
+  }
+
   public static long key(int kind, int id) {
     return ((long) kind << 32) | (id & 0xFFFFFFFFL);
   }

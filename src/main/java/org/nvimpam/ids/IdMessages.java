@@ -3,7 +3,7 @@ package org.nvimpam.ids;
 import java.nio.charset.StandardCharsets;
 import org.nvimpam.deck.CardLayout;
 import org.nvimpam.deck.CardLayouts;
-import org.nvimpam.deck.LineSource;
+import org.nvimpam.lines.LineSource;
 
 /**
  * The messages and columns of the id problems, made once for the plugin's {@code nvimpam.refs}

@@ -6,9 +6,9 @@ import org.nvimpam.deck.DeckProblems;
 import org.nvimpam.deck.FieldLayout;
 import org.nvimpam.deck.FieldType;
 import org.nvimpam.deck.LineBytes;
-import org.nvimpam.deck.LineSource;
 import org.nvimpam.deck.RowLayout;
 import org.nvimpam.deck.RowWalker;
+import org.nvimpam.lines.LineSource;
 
 /**
  * Finds the ids a deck's lines define and reference: the fields of the card-layout table with
@@ -234,7 +234,7 @@ public final class IdScanner {
   private void line(int line, int code) {
     byte[] a = src.bytes(line);
     int off = src.start(line);
-    int len = LineBytes.contentLength(a, off, src.length(line));
+    int len = LineSource.contentLength(a, off, src.length(line));
     if (undescribed != null) {
       if (code == RowWalker.EXTRA || code >= 0 && table.entry(entry).rows().get(code).kind() == RowLayout.Kind.BLOCK) {
         undescribed.line(line, entry);

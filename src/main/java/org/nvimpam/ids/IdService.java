@@ -1,6 +1,5 @@
 package org.nvimpam.ids;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -8,51 +7,50 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntPredicate;
-import org.msgpack.core.MessagePacker;
 import org.nvimpam.deck.CardLayout;
 import org.nvimpam.deck.CardLayouts;
+import org.nvimpam.deck.DeckVersion;
 import org.nvimpam.deck.FieldLayout;
 import org.nvimpam.deck.IncludeLine;
 import org.nvimpam.deck.LineBytes;
-import org.nvimpam.deck.LineSource;
 import org.nvimpam.deck.ProblemCode;
-import org.nvimpam.nvim.LuaEntry;
-import org.nvimpam.nvim.Nvim;
-import org.nvimpam.rpc.ConnectionClosedException;
-import org.nvimpam.rpc.Encoder;
-import org.nvimpam.rpc.Log;
+import org.nvimpam.deck.ProblemItems;
+import org.nvimpam.lines.LineSource;
 
 /**
- * The id features of every live buffer of one Neovim: the cross-reference checks pushed to the
- * {@code nvimpam.refs} namespace after each refresh, and the calls of lua/nvimpam/ids/init.lua (goto,
- * references, completion, outline, rename). Each call takes one buffer's lock at a time, never
- * two, and answers from primitive arrays; references are found by scanning the decks on demand.
+ * The id features of every live buffer of one editor: the cross-reference checks of each buffer
+ * against its include tree, handed to the workspace after each refresh, and the queries behind
+ * goto, references, completion, outline, next free id and rename. Each query takes one buffer's
+ * lock at a time, never two, and answers with plain records from primitive arrays; references are
+ * found by scanning the decks on demand. How the answers travel is the workspace's business
+ * (org.nvimpam.plugin.IdCalls encodes them for Neovim).
  */
 public final class IdService {
-  private static final Log LOG = Log.of(IdService.class);
-  /** The buffer variable naming the folder of the deck that includes this one (for gf). */
-  static final String ROOT_DIR = LuaEntry.ROOT_DIR;
-
-  /** What the service needs from the plugin. */
+  /** What the service needs from the editor, and where its checks go. */
   public interface Workspace {
     Collection<? extends IdBuffer> buffers();
 
-    /** Whether checks are on (the {@code checks} option) and how many problems Neovim shows. */
+    /** Whether checks are on (the {@code checks} option) and how many problems the editor shows. */
     boolean checks();
 
     int maxDiagnostics();
+
+    /** The cross-reference problems of buffer {@code buf} changed; null: none to show (checks off). */
+    void problems(long buf, ProblemItems problems);
+
+    /** The folder of the deck that includes buffer {@code buf} ("" when none) changed. */
+    void rootDir(long buf, String dir);
   }
 
-  private final Nvim nvim;
   private final Workspace ws;
   private final IncludeFiles files = new IncludeFiles();
   private final Map<Long, Long> publishedGeneration = new ConcurrentHashMap<>();
   private final Map<Long, String> rootDirs = new ConcurrentHashMap<>();
 
-  public IdService(Nvim nvim, Workspace ws) {
-    this.nvim = nvim;
+  public IdService(Workspace ws) {
     this.ws = ws;
   }
 
@@ -135,8 +133,8 @@ public final class IdService {
         return true;
       });
     }
-    if (on && out[0] != null) send(b.bufferId(), (org.nvimpam.deck.ProblemItems) out[0]);
-    if (!on) send(b.bufferId(), null);
+    if (on && out[0] != null) ws.problems(b.bufferId(), (ProblemItems) out[0]);
+    if (!on) ws.problems(b.bufferId(), null);
     if (!others || out[1] == null) return;
     long gen = ((DefTable) out[1]).generation();
     Long before = publishedGeneration.put(b.bufferId(), gen);
@@ -153,9 +151,9 @@ public final class IdService {
    * on or off (:NvimpamCheck): the first {@code cap} with their messages, and the total; null
    * when the buffer is not live.
    */
-  public org.nvimpam.deck.ProblemItems refProblems(IdBuffer b, int cap) {
+  public ProblemItems refProblems(IdBuffer b, int cap) {
     treeSet(b, true);
-    org.nvimpam.deck.ProblemItems[] out = new org.nvimpam.deck.ProblemItems[1];
+    ProblemItems[] out = new ProblemItems[1];
     b.inSteps((ids, deck, lines) -> {
       if (!ids.checkStep(deck, lines)) return false;
       out[0] = ids.snapshot(deck, cap); // in the step that finished: no edit came between
@@ -187,7 +185,7 @@ public final class IdService {
     int inherited = root != b ? tree.version() : -1;
     rootDir(b, root);
     b.withIds((ids, deck) -> {
-      boolean standalone = root == b && org.nvimpam.deck.DeckVersion.fragment(deck); // as `check` without --top
+      boolean standalone = root == b && DeckVersion.fragment(deck); // as `check` without --top
       ids.tree(foreign, problems, !standalone, inherited, deck);
       if (!on) ids.forgetSent();
       return null;
@@ -197,32 +195,7 @@ public final class IdService {
   private void rootDir(IdBuffer b, IdBuffer root) {
     String dir = root != b && root.file() != null && root.file().getParent() != null ? root.file().getParent().toString() : "";
     String before = rootDirs.put(b.bufferId(), dir);
-    if (dir.equals(before)) return;
-    try {
-      nvim.rpc().notify("nvim_buf_set_var", out -> {
-        out.packArrayHeader(3);
-        nvim.writeBuffer(out, new org.nvimpam.nvim.Buffer(b.bufferId()));
-        out.packString(ROOT_DIR).packString(dir);
-      });
-    } catch (ConnectionClosedException gone) {
-      LOG.fine("could not tell buffer " + b.bufferId() + " its root", gone);
-    }
-  }
-
-  private void send(long buf, org.nvimpam.deck.ProblemItems s) {
-    try {
-      LuaEntry.IDS_SET.notify(nvim, out -> {
-        out.packLong(buf);
-        if (s == null) {
-          out.packArrayHeader(0).packInt(0);
-        } else {
-          s.packItems(out);
-          out.packInt(s.total());
-        }
-      });
-    } catch (ConnectionClosedException gone) {
-      LOG.fine("could not send the cross-reference problems of buffer " + buf, gone);
-    }
+    if (!dir.equals(before)) ws.rootDir(b.bufferId(), dir);
   }
 
   /** A buffer stopped being live: forget what was sent for it. */
@@ -231,54 +204,31 @@ public final class IdService {
     rootDirs.remove(buf);
   }
 
-  // The calls -----------------------------------------------------------------------------------
+  // The queries ---------------------------------------------------------------------------------
 
   /**
-   * One call of lua/nvimpam/ids/init.lua; {@code args[0]} is the buffer ({@code b}), the rest as each
-   * method says: ids_goto (kind, id), ids_refs (kind, id, max), ids_complete (kind, prefix, cap),
-   * ids_outline (), ids_rename (kind, old, new), ids_check (), ids_next (kind). An id of a named
-   * kind (a group) is its title.
+   * A line of a tree: in member {@code in} (a buffer, or a file read from disk), 0-based {@code
+   * line} and byte column {@code col} (-1 where none is meant), and the line's first 200 bytes.
    */
-  public Encoder call(String method, List<Object> args, IdBuffer b) {
-    return switch (method) {
-      case "ids_goto" -> definitions(b, key(args, 1));
-      case "ids_refs" -> references(b, key(args, 1), (int) Math.min(Integer.MAX_VALUE, Math.max(1, num(args, 3))));
-      case "ids_complete" -> complete(b, str(args, 1), str(args, 2), (int) Math.max(1, Math.min(10_000, num(args, 3))));
-      case "ids_outline" -> outline(b);
-      case "ids_next" -> nextFree(b, str(args, 1));
-      case "ids_rename" -> rename(b, key(args, 1), args.size() > 3 ? args.get(3) : null);
-      case "ids_check" -> {
-        publish(b);
-        yield out -> out.packBoolean(true);
-      }
-      default -> throw new IllegalArgumentException("nvimpam has no call '" + method + "'");
-    };
-  }
+  public record Hit(IdTree.Member in, int line, int col, byte[] text) {}
 
-  private static String str(List<Object> args, int i) {
-    if (args.size() > i && args.get(i) != null) {
-      Object o = args.get(i);
-      return o instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(o);
-    }
-    throw new IllegalArgumentException("nvimpam: argument " + (i + 1) + " is missing");
-  }
+  /** The references listed (at most the cap asked for) and how many there are. */
+  public record References(List<Hit> items, int total) {}
 
-  private static long num(List<Object> args, int i) {
-    return num(args.size() > i ? args.get(i) : null, i);
-  }
+  /** A completion item: the id (or title) to insert and what shows beside it. */
+  public record Completion(String word, String menu) {}
 
-  /** Argument {@code i} (0-based), {@code o}, as a number. */
-  private static long num(Object o, int i) {
-    if (o instanceof Number n) return n.longValue();
-    if (o instanceof String s) {
-      try {
-        return Long.parseLong(s.trim());
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("nvimpam: '" + s + "' is no number");
-      }
-    }
-    throw new IllegalArgumentException("nvimpam: argument " + (i + 1) + " must be a number");
-  }
+  /** A line of the outline: 1-based {@code lnum}, its text, and its kind (a card category, or "include"). */
+  public record OutlineItem(int lnum, String text, String kind) {}
+
+  /** The edits of a rename in one member of the tree. */
+  public record FileRename(IdTree.Member in, RenamePlan plan) {}
+
+  /**
+   * A rename's plan: its edits file by file; whether the id is defined; why nothing may change
+   * (empty: it may); the include files not found, which were not searched.
+   */
+  public record Rename(List<FileRename> files, boolean defined, List<String> refusals, List<String> missing) {}
 
   /** A buffer that is not folded live, read once for one call. */
   public static IdBuffer once(long id, Path file, LineSource deck) {
@@ -301,91 +251,32 @@ public final class IdService {
     };
   }
 
-  /** The key of the kind in {@code args[i]} and the id (a number, or a title) after it. */
-  private static long key(List<Object> args, int i) {
-    String kind = str(args, i);
-    int k = IdKinds.code(kind);
-    if (k == 0) throw new IllegalArgumentException("nvimpam: no id kind '" + kind + "'; kinds: "
-        + String.join(", ", IdKinds.NAMES.subList(1, IdKinds.NAMES.size())));
-    return IdKinds.key(k, id(k, args.size() > i + 1 ? args.get(i + 1) : null, i + 1));
-  }
-
   /**
-   * The id of kind {@code k} that argument {@code i}, {@code arg}, gives: a positive number, or a
-   * title (blanks around it dropped; no quote inside, as GES items quote it).
-   */
-  private static int id(int k, Object arg, int i) {
-    String kind = IdKinds.name(k);
-    if (IdKinds.named(k)) {
-      String title = arg == null ? "" : (arg instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(arg));
-      title = title.strip();
-      if (title.isEmpty() || title.indexOf('\'') >= 0) {
-        throw new IllegalArgumentException("nvimpam: a " + kind + " title is not empty and holds no quote ('), not \"" + title + "\"");
-      }
-      return IdNames.intern(title);
-    }
-    long id = num(arg, i);
-    if (id <= 0 || id > Integer.MAX_VALUE) throw new IllegalArgumentException("nvimpam: " + id + " is no " + kind + " id");
-    return (int) id;
-  }
-
-  private static void packText(MessagePacker out, LineSource deck, int line) throws IOException {
-    int len = Math.min(deck.contentLength(line), 200);
-    out.packRawStringHeader(len).writePayload(deck.bytes(line), deck.start(line), len);
-  }
-
-  private static void packWhere(MessagePacker out, IdTree.Member m) throws IOException {
-    if (m.live() != null) out.packString("buf").packLong(m.live().bufferId());
-    else out.packString("file").packString(m.path().toString());
-  }
-
-  /**
-   * The next free id of {@code kind} in {@code b}'s tree: one more than the greatest defined; nil
+   * The next free id of {@code kind} in {@code b}'s tree: one more than the greatest defined; none
    * for a named kind (a group's title is the user's to choose).
    */
-  public Encoder nextFree(IdBuffer b, String kind) {
+  public OptionalLong nextFree(IdBuffer b, String kind) {
     int k = IdKinds.code(kind);
     if (k == 0) throw new IllegalArgumentException("nvimpam: no id kind '" + kind + "'");
-    if (IdKinds.named(k)) return MessagePacker::packNil;
+    if (IdKinds.named(k)) return OptionalLong.empty();
     long max = 0;
     for (IdTree.Member m : orderFrom(treeOf(b), b)) {
       Integer x = IdTree.read(m, (deck, defs) -> defs.maxId(k));
       if (x != null) max = Math.max(max, x);
     }
-    long next = Math.min(Integer.MAX_VALUE, max + 1);
-    return out -> out.packLong(next);
+    return OptionalLong.of(Math.min(Integer.MAX_VALUE, max + 1));
   }
 
-  /** Where the id of {@code k} is defined in {@code b}'s tree: [{buf|file, lnum, text}]. */
-  public Encoder definitions(IdBuffer b, long k) {
-    IdTree t = treeOf(b);
-    List<Encoder> hits = new ArrayList<>();
-    for (IdTree.Member m : orderFrom(t, b)) {
-      Encoder e = IdTree.read(m, (deck, defs) -> {
-        int[] lines = defs.linesOf(k, 1000);
-        if (lines.length == 0) return null;
-        byte[][] texts = new byte[lines.length][];
-        for (int i = 0; i < lines.length; i++) texts[i] = text(deck, lines[i]);
-        return out -> {
-          for (int i = 0; i < lines.length; i++) {
-            out.packMapHeader(3);
-            packWhere(out, m);
-            out.packString("lnum").packInt(lines[i] + 1);
-            out.packString("text").packRawStringHeader(texts[i].length).writePayload(texts[i]);
-          }
-        };
+  /** Where the id of {@code k} is defined in {@code b}'s tree, {@code b}'s own deck first; at most 1000 a deck. */
+  public List<Hit> definitions(IdBuffer b, long k) {
+    List<Hit> hits = new ArrayList<>();
+    for (IdTree.Member m : orderFrom(treeOf(b), b)) {
+      IdTree.read(m, (deck, defs) -> {
+        for (int line : defs.linesOf(k, 1000)) hits.add(new Hit(m, line, -1, text(deck, line)));
+        return null;
       });
-      if (e != null) hits.add(e);
     }
-    int[] count = {0};
-    for (IdTree.Member m : t.members()) {
-      DefTable d = IdTree.defs(m);
-      if (d != null) count[0] += Math.min(1000, d.count(k));
-    }
-    return out -> {
-      out.packArrayHeader(count[0]);
-      for (Encoder e : hits) e.write(out);
-    };
+    return hits;
   }
 
   /** The buffer's own deck first, then the rest of the tree in order. */
@@ -408,71 +299,43 @@ public final class IdService {
 
   /**
    * Every line of {@code b}'s tree that references the id of {@code k} (a field, a GES item, a GES
-   * range that holds it), at most {@code max}: {items = [{buf|file, lnum, col, text}], total}.
+   * range that holds it), at most {@code max} listed, and how many there are.
    */
-  public Encoder references(IdBuffer b, long k, int max) {
+  public References references(IdBuffer b, long k, int max) {
     int kd = IdKinds.kindOf(k);
     int want = IdKinds.idOf(k);
-    IdTree t = treeOf(b);
-    List<Encoder> parts = new ArrayList<>();
+    List<Hit> items = new ArrayList<>();
     int[] total = {0};
-    int[] listed = {0};
-    for (IdTree.Member m : orderFrom(t, b)) {
+    for (IdTree.Member m : orderFrom(treeOf(b), b)) {
       int version = IdTree.version(m);
-      Encoder e = IdTree.read(m, (deck, defs) -> {
-        IntList lines = new IntList();
-        IntList cols = new IntList();
+      IdTree.read(m, (deck, defs) -> {
         int[] lastLine = {-1};
         new IdScanner(CardLayouts.bundled()).scan(deck, 0, deck.lineCount(), version, true, 1 << kd,
             (line, from, to, kind2, lo, hi, def) -> {
               if (def || kind2 != kd || want < lo || want > hi || line == lastLine[0]) return;
               lastLine[0] = line;
               total[0]++;
-              if (listed[0] >= max) return;
-              listed[0]++;
-              lines.add(line);
-              cols.add(from);
+              if (items.size() < max) items.add(new Hit(m, line, from, text(deck, line)));
             });
-        if (lines.size == 0) return null;
-        byte[][] texts = new byte[lines.size][];
-        for (int i = 0; i < lines.size; i++) texts[i] = text(deck, lines.a[i]);
-        return out -> {
-          for (int i = 0; i < lines.size; i++) {
-            out.packMapHeader(4);
-            packWhere(out, m);
-            out.packString("lnum").packInt(lines.a[i] + 1);
-            out.packString("col").packInt(cols.a[i] + 1);
-            out.packString("text").packRawStringHeader(texts[i].length).writePayload(texts[i]);
-          }
-        };
+        return null;
       });
-      if (e != null) parts.add(e);
     }
-    int count = listed[0];
-    int all = total[0];
-    return out -> {
-      out.packMapHeader(2);
-      out.packString("items").packArrayHeader(count);
-      for (Encoder e : parts) e.write(out);
-      out.packString("total").packInt(all);
-    };
+    return new References(items, total[0]);
   }
-
 
   /**
    * Completion items for a field (or a GES item) referencing {@code kind}: the ids of {@code b}'s
    * tree whose digits start with {@code prefix} (all when empty), ascending within each deck, or
    * for a named kind the titles that start with it (ignoring ASCII case), in line order; at most
-   * {@code cap}, with the card and its NAME title: [{word, menu}].
+   * {@code cap}, with the card and its NAME title.
    */
-  public Encoder complete(IdBuffer b, String kind, String prefix, int cap) {
+  public List<Completion> complete(IdBuffer b, String kind, String prefix, int cap) {
+    List<Completion> items = new ArrayList<>();
     int kd = IdKinds.code(kind);
-    if (kd == 0) return out -> out.packArrayHeader(0);
+    if (kd == 0) return items;
     IntPredicate matches = matcher(kd, prefix == null ? "" : prefix.strip());
-    if (matches == null) return out -> out.packArrayHeader(0);
-    IdTree t = treeOf(b);
-    List<String[]> items = new ArrayList<>();
-    for (IdTree.Member m : orderFrom(t, b)) {
+    if (matches == null) return items;
+    for (IdTree.Member m : orderFrom(treeOf(b), b)) {
       if (items.size() >= cap) break;
       IdTree.read(m, (deck, defs) -> {
         for (int d = 0; d < defs.size() && items.size() < cap; d++) {
@@ -482,19 +345,12 @@ public final class IdService {
           String title = title(deck, defs.line(d));
           String where = m.live() == b ? "" : " [" + m.label() + "]";
           String w = IdKinds.named(kd) ? IdNames.text(id) : Integer.toString(id);
-          items.add(new String[] {w, word(deck, defs.line(d)) + (title.isEmpty() ? "" : " " + title) + where});
+          items.add(new Completion(w, word(deck, defs.line(d)) + (title.isEmpty() ? "" : " " + title) + where));
         }
         return null;
       });
     }
-    return out -> {
-      out.packArrayHeader(items.size());
-      for (String[] it : items) {
-        out.packMapHeader(2);
-        out.packString("word").packString(it[0]);
-        out.packString("menu").packString(it[1]);
-      }
-    };
+    return items;
   }
 
   /** Which ids of kind {@code kd} the typed {@code prefix} leaves; null when it can match none (letters in a number). */
@@ -564,24 +420,16 @@ public final class IdService {
 
   /**
    * The outline of {@code b}: its cards except nodes and elements (parts with their NAME title and
-   * element count, materials, contacts, rigid bodies, …) and its include files: [{lnum, text, kind}].
+   * element count, materials, contacts, rigid bodies, …) and its include files.
    */
-  public Encoder outline(IdBuffer b) {
+  public List<OutlineItem> outline(IdBuffer b) {
     ensureBuilt(b);
-    List<Object[]> items = b.withIds((ids, deck) -> outline(deck, ids.version()));
+    List<OutlineItem> items = b.withIds((ids, deck) -> outline(deck, ids.version()));
     if (items == null) throw new IllegalStateException("nvimpam: buffer " + b.bufferId() + " is not loaded yet");
-    return out -> {
-      out.packArrayHeader(items.size());
-      for (Object[] it : items) {
-        out.packMapHeader(3);
-        out.packString("lnum").packInt((Integer) it[0]);
-        out.packString("text").packString((String) it[1]);
-        out.packString("kind").packString((String) it[2]);
-      }
-    };
+    return items;
   }
 
-  static List<Object[]> outline(LineSource deck, int version) {
+  static List<OutlineItem> outline(LineSource deck, int version) {
     CardLayouts table = CardLayouts.bundled();
     IdCounts elements = new IdCounts();
     IdScanner sc = new IdScanner(table);
@@ -590,7 +438,7 @@ public final class IdService {
       String cat = table.entry(sc.entry()).category();
       if (cat.equals("Element") || cat.equals("Link")) elements.add(IdKinds.key(IdKinds.PART, lo), 1);
     });
-    List<Object[]> items = new ArrayList<>();
+    List<OutlineItem> items = new ArrayList<>();
     Map<Integer, IncludeLine> incl = new LinkedHashMap<>();
     for (IncludeLine il : IncludeLine.of(deck)) incl.put(il.line(), il);
     int n = deck.lineCount();
@@ -600,7 +448,7 @@ public final class IdService {
       int len = deck.contentLength(i);
       IncludeLine il = incl.get(i);
       if (il != null) {
-        items.add(new Object[] {i + 1, "INCLU " + il.name(), "include"});
+        items.add(new OutlineItem(i + 1, "INCLU " + il.name(), "include"));
         continue;
       }
       if (LineBytes.headerWord(a, off, len) == 0) continue;
@@ -635,13 +483,13 @@ public final class IdService {
         int k = elements.get(IdKinds.key(IdKinds.PART, id));
         text.append(" (").append(k).append(k == 1 ? " element)" : " elements)");
       }
-      items.add(new Object[] {i + 1, text.toString(), cat.toLowerCase(java.util.Locale.ROOT)});
+      items.add(new OutlineItem(i + 1, text.toString(), cat.toLowerCase(java.util.Locale.ROOT)));
     }
     return items;
   }
 
   /**
-   * The plan that gives the id of {@code ok} the new id {@code neu} (a number, or a group's title)
+   * The plan that gives the id of {@code ok} the new id of {@code nk} (a number, or a group's title)
    * in the tree of {@code b} (and in the trees of the other open decks that include the file
    * defining it): its definition and every reference (fields, GES items, GES ranges), file by
    * file, each file once: {files = [{buf|file, label, lines, edits, adds}], defined, refusals,
@@ -649,9 +497,8 @@ public final class IdService {
    * field or a GES line, an include file cannot be read as a deck); {@code missing} names the
    * include files not found, which were not searched.
    */
-  public Encoder rename(IdBuffer b, long ok, Object neu) {
+  public Rename rename(IdBuffer b, long ok, long nk) {
     int kd = IdKinds.kindOf(ok);
-    long nk = IdKinds.key(kd, id(kd, neu, 3));
     String text = IdKinds.named(kd) ? IdNames.text(IdKinds.idOf(nk)) : Integer.toString(IdKinds.idOf(nk));
     if (ok == nk) {
       throw new IllegalArgumentException("nvimpam: " + IdKinds.describe(ok) + " is already called "
@@ -673,8 +520,7 @@ public final class IdService {
       if (p.code() == ProblemCode.INCLUDE_MISSING) missing.add(p.at().name() + " (" + where + ")");
       else if (p.code() != ProblemCode.INCLUDE_CYCLE) refusals.add(p.message() + " (" + where + ")"); // binary, unreadable
     }
-    List<IdTree.Member> changed = new ArrayList<>();
-    List<RenamePlan> plans = new ArrayList<>();
+    List<FileRename> changed = new ArrayList<>();
     boolean defined = false;
     for (IdTree.Member m : scope) {
       int version = IdTree.version(m);
@@ -686,29 +532,9 @@ public final class IdService {
       }
       if (plan.refusal() != null) refusals.add(m.label() + ": " + plan.refusal());
       defined |= plan.defines();
-      if (plan.count() > 0) {
-        changed.add(m);
-        plans.add(plan);
-      }
+      if (plan.count() > 0) changed.add(new FileRename(m, plan));
     }
-    boolean def = defined;
-    return out -> {
-      out.packMapHeader(4);
-      out.packString("files").packArrayHeader(plans.size());
-      for (int i = 0; i < plans.size(); i++) {
-        IdTree.Member m = changed.get(i);
-        out.packMapHeader(5);
-        packWhere(out, m);
-        out.packString("label").packString(m.label());
-        out.packString("lines").packInt(plans.get(i).lines());
-        plans.get(i).pack(out);
-      }
-      out.packString("defined").packBoolean(def);
-      out.packString("refusals").packArrayHeader(refusals.size());
-      for (String s : refusals) out.packString(s);
-      out.packString("missing").packArrayHeader(missing.size());
-      for (String s : missing) out.packString(s);
-    };
+    return new Rename(changed, defined, refusals, missing);
   }
 
   /**

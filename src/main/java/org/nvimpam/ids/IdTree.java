@@ -4,8 +4,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.nvimpam.deck.IncludeLine;
-import org.nvimpam.deck.LineSource;
 import org.nvimpam.deck.ProblemCode;
+import org.nvimpam.lines.LineSource;
 
 /**
  * A deck and the files it includes, nested, each once ({@link IncludeWalk}): live buffers where a

@@ -1,7 +1,7 @@
 package org.nvimpam.ids;
 
 import java.util.Arrays;
-import org.nvimpam.deck.LineSource;
+import org.nvimpam.lines.LineSource;
 
 /**
  * The references of one deck to ids no deck of its tree defines, in line order, kept up to date

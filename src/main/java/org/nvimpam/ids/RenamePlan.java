@@ -1,11 +1,9 @@
 package org.nvimpam.ids;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import org.msgpack.core.MessagePacker;
 import org.nvimpam.deck.FieldLayout;
-import org.nvimpam.deck.LineSource;
+import org.nvimpam.lines.LineSource;
 
 /**
  * The text edits that renumber (or, for a group, retitle) one id in one deck: each field that
@@ -247,25 +245,6 @@ public record RenamePlan(int[] at, byte[][] texts, byte[][] olds, int count, int
 
     RenamePlan build() {
       return new RenamePlan(at, texts, olds, n, addAt, adds, addCount, lines, def, refusal);
-    }
-  }
-
-  /**
-   * Packs {@code edits}: a flat {@code [lnum, start_col, end_col, text, old, …]} (0-based, end
-   * exclusive), in line order; and {@code adds}: {@code [lnum, {lines}, …]}, the lines that go
-   * after line lnum.
-   */
-  void pack(MessagePacker out) throws IOException {
-    out.packString("edits").packArrayHeader(5 * count);
-    for (int i = 0; i < count; i++) {
-      out.packInt(at[3 * i]).packInt(at[3 * i + 1]).packInt(at[3 * i + 2]);
-      out.packRawStringHeader(texts[i].length).writePayload(texts[i]);
-      out.packRawStringHeader(olds[i].length).writePayload(olds[i]);
-    }
-    out.packString("adds").packArrayHeader(2 * addCount);
-    for (int i = 0; i < addCount; i++) {
-      out.packInt(addAt[i]).packArrayHeader(adds[i].length);
-      for (byte[] l : adds[i]) out.packRawStringHeader(l.length).writePayload(l);
     }
   }
 }

@@ -18,12 +18,12 @@ import org.nvimpam.deck.DeckVersion;
 import org.nvimpam.deck.FieldLayout;
 import org.nvimpam.deck.FieldValues;
 import org.nvimpam.deck.IncludeLine;
-import org.nvimpam.deck.LineSource;
 import org.nvimpam.deck.ProblemCode;
 import org.nvimpam.deck.RowLayout;
 import org.nvimpam.deck.RowWalker;
 import org.nvimpam.ids.IncludeFiles;
 import org.nvimpam.ids.IncludeWalk;
+import org.nvimpam.lines.LineSource;
 
 /**
  * FUNCT curves of a deck and its include tree, read through the card-layout table: the header

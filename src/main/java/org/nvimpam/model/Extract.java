@@ -8,9 +8,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.nvimpam.deck.LineBytes;
-import org.nvimpam.deck.LineSource;
 import org.nvimpam.deck.RowWalker;
 import org.nvimpam.ids.IntList;
+import org.nvimpam.lines.LineSource;
 
 /**
  * Moves cards of a deck's include tree into a new include file: the PART cards of some parts with

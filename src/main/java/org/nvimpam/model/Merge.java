@@ -25,8 +25,6 @@ import org.nvimpam.deck.DeckFile;
 import org.nvimpam.deck.DeckVersion;
 import org.nvimpam.deck.IncludeLine;
 import org.nvimpam.deck.LineBytes;
-import org.nvimpam.deck.LineSource;
-import org.nvimpam.deck.Lines;
 import org.nvimpam.deck.ProblemCode;
 import org.nvimpam.deck.RowWalker;
 import org.nvimpam.ids.IdKinds;
@@ -36,6 +34,8 @@ import org.nvimpam.ids.IncludeFiles;
 import org.nvimpam.ids.IncludeWalk;
 import org.nvimpam.ids.IntList;
 import org.nvimpam.ids.RenamePlan;
+import org.nvimpam.lines.LineSource;
+import org.nvimpam.lines.Lines;
 
 /**
  * Merges decks into one model: each deck's include tree is written under a folder of its own in

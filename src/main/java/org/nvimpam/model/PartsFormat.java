@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
+import org.nvimpam.lines.Lines;
 
 /**
  * The parts table as text, the one layout both {@code nvimpam parts} and {@code :NvimpamParts}

@@ -24,12 +24,12 @@ import org.nvimpam.deck.DeckFile;
 import org.nvimpam.deck.DeckVersion;
 import org.nvimpam.deck.FieldLayout;
 import org.nvimpam.deck.IncludeLine;
-import org.nvimpam.deck.LineSource;
 import org.nvimpam.deck.ProblemCode;
 import org.nvimpam.deck.RowLayout;
 import org.nvimpam.deck.RowWalker;
 import org.nvimpam.ids.IncludeFiles;
 import org.nvimpam.ids.IncludeWalk;
+import org.nvimpam.lines.LineSource;
 
 /**
  * The parts table of a model ({@link PartsTable}): mass, centre of gravity and bounding box per

@@ -28,15 +28,15 @@ import org.nvimpam.deck.DeckFile;
 import org.nvimpam.deck.DeckVersion;
 import org.nvimpam.deck.FieldLayout;
 import org.nvimpam.deck.IncludeLine;
-import org.nvimpam.deck.LineSource;
 import org.nvimpam.deck.ProblemCode;
-import org.nvimpam.ids.IntList;
 import org.nvimpam.ids.GesLine;
 import org.nvimpam.ids.IdKinds;
 import org.nvimpam.ids.IdScanner;
 import org.nvimpam.ids.IncludeFiles;
 import org.nvimpam.ids.IncludeWalk;
+import org.nvimpam.ids.IntList;
 import org.nvimpam.ids.RenamePlan;
+import org.nvimpam.lines.LineSource;
 
 /**
  * Offsets or renumbers every id of some kinds across a deck's include tree, from files: each

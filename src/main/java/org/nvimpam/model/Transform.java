@@ -18,10 +18,10 @@ import org.nvimpam.deck.CardLayout;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.FieldLayout;
 import org.nvimpam.deck.FieldValues;
-import org.nvimpam.deck.LineSource;
 import org.nvimpam.deck.RowLayout;
 import org.nvimpam.deck.RowWalker;
 import org.nvimpam.ids.IntList;
+import org.nvimpam.lines.LineSource;
 
 /**
  * Moves the nodes of a model: translate, rotate, scale or mirror the X, Y and Z of NODE and CNODE

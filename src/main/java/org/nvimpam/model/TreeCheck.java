@@ -21,13 +21,13 @@ import org.nvimpam.deck.DeckFile;
 import org.nvimpam.deck.DeckProblems;
 import org.nvimpam.deck.DeckVersion;
 import org.nvimpam.deck.IncludeLine;
-import org.nvimpam.deck.LineSource;
 import org.nvimpam.deck.ProblemCode;
 import org.nvimpam.ids.IdKinds;
 import org.nvimpam.ids.IdMessages;
 import org.nvimpam.ids.IdScanner;
 import org.nvimpam.ids.IncludeFiles;
 import org.nvimpam.ids.IncludeWalk;
+import org.nvimpam.lines.LineSource;
 
 /**
  * The checks of a deck and its include tree as the plugin makes them, from files: the field

@@ -18,10 +18,10 @@ import org.nvimpam.deck.Deck;
 import org.nvimpam.deck.DeckFile;
 import org.nvimpam.deck.DeckVersion;
 import org.nvimpam.deck.IncludeLine;
-import org.nvimpam.deck.LineSource;
 import org.nvimpam.deck.ProblemCode;
 import org.nvimpam.ids.IncludeFiles;
 import org.nvimpam.ids.IncludeWalk;
+import org.nvimpam.lines.LineSource;
 
 /**
  * A deck's include tree read whole from files, edited line by line and written under a folder of

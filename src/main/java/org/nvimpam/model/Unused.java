@@ -15,13 +15,13 @@ import org.nvimpam.deck.DeckFile;
 import org.nvimpam.deck.DeckVersion;
 import org.nvimpam.deck.IncludeLine;
 import org.nvimpam.deck.LineBytes;
-import org.nvimpam.deck.LineSource;
 import org.nvimpam.deck.ProblemCode;
 import org.nvimpam.ids.IdKinds;
 import org.nvimpam.ids.IdScanner;
 import org.nvimpam.ids.IncludeFiles;
 import org.nvimpam.ids.IncludeWalk;
 import org.nvimpam.ids.IntList;
+import org.nvimpam.lines.LineSource;
 
 /**
  * The definitions of a deck's include tree that nothing references (:NvimpamUnused, {@code

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.msgpack.core.MessageUnpacker;
-import org.nvimpam.deck.Lines;
+import org.nvimpam.lines.Lines;
 import org.nvimpam.rpc.ProtocolException;
 import org.nvimpam.rpc.RpcConnection;
 

@@ -1,6 +1,6 @@
 package org.nvimpam.nvim;
 
-import org.nvimpam.deck.Lines;
+import org.nvimpam.lines.Lines;
 
 /**
  * Receives the updates of one attached buffer ({@code nvim_buf_attach}), on the connection's

@@ -7,9 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.msgpack.core.ExtensionTypeHeader;
 import org.msgpack.core.MessageUnpacker;
-import org.nvimpam.deck.DeckChunk;
-import org.nvimpam.deck.Lines;
-import org.nvimpam.deck.SegmentWriter;
+import org.nvimpam.lines.Lines;
 import org.nvimpam.rpc.Decoder;
 
 /** Decoders for the values Neovim returns. */
@@ -85,24 +83,6 @@ public final class Decoders {
       b.commit(len);
     }
     return b.build();
-  }
-
-  /**
-   * Reads an array of str/bin straight into the segments of a deck being loaded: each line's bytes
-   * are read once, from the message to where the deck keeps them.
-   */
-  public static DeckChunk readLinesInto(MessageUnpacker in, SegmentWriter w) throws IOException {
-    int n = in.unpackArrayHeader();
-    // n is bounded by the frame's size, which the frame scanner has already checked; the index
-    // is sized for at most a chunk's worth of lines up front (n empty lines are only n bytes)
-    w.begin(Math.min(n, 1 << 17));
-    for (int i = 0; i < n; i++) {
-      int len = in.unpackRawStringHeader();
-      byte[] dst = w.reserve(len);
-      in.readPayload(dst, w.position(), len);
-      w.commit(len);
-    }
-    return w.end();
   }
 
   /**

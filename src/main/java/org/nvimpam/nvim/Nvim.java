@@ -9,8 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.msgpack.core.MessagePacker;
-import org.nvimpam.deck.Deck;
-import org.nvimpam.deck.Lines;
+import org.nvimpam.lines.Lines;
 import org.nvimpam.rpc.ChildProcessTransport;
 import org.nvimpam.rpc.Decoder;
 import org.nvimpam.rpc.Encoder;
@@ -113,8 +112,17 @@ public final class Nvim implements AutoCloseable {
     }
   }
 
-  BufferEvents bufferEvents() {
-    return bufferEvents;
+  /**
+   * Routes {@code b}'s buffer events to {@code l} from now on, without asking Neovim to attach:
+   * for a load that sends its own {@code nvim_buf_attach} (events may follow its reply at once).
+   */
+  public void listen(Buffer b, BufferListener l) {
+    bufferEvents.put(b, l);
+  }
+
+  /** Stops routing {@code b}'s events to {@code l}, if it is still the one listening. */
+  public void unlisten(Buffer b, BufferListener l) {
+    bufferEvents.remove(b, l);
   }
 
   public RpcConnection rpc() {
@@ -205,21 +213,17 @@ public final class Nvim implements AutoCloseable {
     }, Decoders.lines());
   }
 
+  /** {@code nvim_buf_set_var} as a notification: nothing waits for it. */
+  public void bufSetVar(Buffer b, String name, Object value) {
+    rpc.notify("nvim_buf_set_var", args(b, name, value));
+  }
+
   public CompletableFuture<Long> bufLineCount(Buffer b) {
     return call("nvim_buf_line_count", args(b), Decoders.longValue());
   }
 
   public CompletableFuture<Long> bufChangedtick(Buffer b) {
     return call("nvim_buf_get_changedtick", args(b), Decoders.longValue());
-  }
-
-  /**
-   * Every line of a buffer, as one snapshot, in a deck; blocks. {@link BufferLoad#read} with
-   * {@link BufferLoad.Options#DEFAULT}: from the buffer's file when that is provably its text,
-   * else in pipelined chunks.
-   */
-  public Deck bufGetDeck(Buffer b) {
-    return BufferLoad.read(this, b, BufferLoad.Options.DEFAULT).deck();
   }
 
   /**
@@ -234,7 +238,7 @@ public final class Nvim implements AutoCloseable {
   /**
    * Attaches {@code l} to {@code b}'s updates, without the initial dump: with {@code
    * send_buffer} Neovim would build the whole buffer as ONE message in its main loop (590 MB for
-   * 10M lines). {@link BufferLoad} fetches the lines in chunks instead. Completes with false (and
+   * 10M lines). The plugin's buffer load fetches the lines in chunks instead. Completes with false (and
    * forgets {@code l}) if Neovim refused.
    */
   public CompletableFuture<Boolean> bufAttach(Buffer b, BufferListener l) {

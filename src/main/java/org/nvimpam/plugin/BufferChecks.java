@@ -3,8 +3,8 @@ package org.nvimpam.plugin;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.DeckProblems;
 import org.nvimpam.deck.DeckVersion;
-import org.nvimpam.deck.LineSource;
 import org.nvimpam.deck.ProblemItems;
+import org.nvimpam.lines.LineSource;
 
 /**
  * The field checks of one live buffer: the whole deck once after its first folds, then only what

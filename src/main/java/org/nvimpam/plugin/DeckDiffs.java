@@ -8,11 +8,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.msgpack.core.MessagePacker;
-import org.nvimpam.deck.LineSource;
-import org.nvimpam.deck.Lines;
 import org.nvimpam.ids.IdBuffer;
 import org.nvimpam.ids.IdService;
 import org.nvimpam.ids.IdTree;
+import org.nvimpam.lines.LineSource;
+import org.nvimpam.lines.Lines;
 import org.nvimpam.model.diff.DeckDiff;
 import org.nvimpam.model.diff.DiffTree;
 

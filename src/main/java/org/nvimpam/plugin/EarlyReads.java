@@ -12,7 +12,6 @@ import org.nvimpam.fold.FoldEngine;
 import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.fold.FoldingRead;
 import org.nvimpam.nvim.Await;
-import org.nvimpam.nvim.BufferLoad;
 import org.nvimpam.nvim.FileStamp;
 import org.nvimpam.nvim.StartTrace;
 

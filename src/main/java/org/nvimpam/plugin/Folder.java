@@ -40,7 +40,7 @@ final class Folder {
     if (count >= s.notifyLines()) {
       Messages.progress(nvim, "nvimpam: folding " + Messages.grouped(count) + " lines…");
     }
-    Deck lines = nvim.bufGetDeck(buffer);
+    Deck lines = BufferLoad.deckOf(nvim, buffer);
     long t1 = System.nanoTime();
     FoldPlan plan = FoldParser.parse(lines, s.foldOptions()).plan(s.oneLineFolds());
     long t2 = System.nanoTime();

@@ -6,13 +6,12 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.nvimpam.deck.Deck;
-import org.nvimpam.deck.Lines;
 import org.nvimpam.fold.FoldEngine;
 import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.fold.FoldSet;
+import org.nvimpam.lines.Lines;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.BufferListener;
-import org.nvimpam.nvim.BufferLoad;
 import org.nvimpam.nvim.StartTrace;
 import org.nvimpam.rpc.Log;
 import org.nvimpam.strategy.FoldStrategyException;
@@ -416,7 +415,7 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
   }
 
   @Override
-  public <T> T withIds(java.util.function.BiFunction<org.nvimpam.ids.BufferIds, org.nvimpam.deck.LineSource, T> f) {
+  public <T> T withIds(java.util.function.BiFunction<org.nvimpam.ids.BufferIds, org.nvimpam.lines.LineSource, T> f) {
     wantLock(); // a call (goto, a check) goes before the next step of work in steps
     synchronized (this) {
       waiting.decrementAndGet();

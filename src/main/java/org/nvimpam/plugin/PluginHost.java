@@ -10,13 +10,17 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicReference;
 import org.msgpack.core.MessageUnpacker;
+import org.nvimpam.deck.ProblemItems;
 import org.nvimpam.fold.FoldEngine;
 import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.ids.IdBuffer;
+import org.nvimpam.ids.IdService;
+import org.nvimpam.ids.TreeProblems;
 import org.nvimpam.nvim.Await;
 import org.nvimpam.nvim.Buffer;
-import org.nvimpam.nvim.BufferLoad;
 import org.nvimpam.nvim.Decoders;
 import org.nvimpam.nvim.Encoders;
 import org.nvimpam.nvim.ErrorValue;
@@ -44,68 +48,41 @@ public final class PluginHost {
   private final Nvim nvim;
   private final AtomicReference<Settings> settings = new AtomicReference<>(Settings.DEFAULTS);
   private final Folder folder;
-  private final org.nvimpam.ids.IdService ids; // goto, references, completion, outline, rename, cross-reference checks
+  private final Diagnostics diagnostics;
+  private final IdCalls ids; // goto, references, completion, outline, rename, cross-reference checks
+  private final InheritedVersions versions;
   private final Map<Long, LiveBuffer> live = new ConcurrentHashMap<>();
   // Insert mode, as InsertEnter/InsertLeave notifications tell it: a refresh never asks Neovim.
   private volatile boolean inserting;
-  private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "nvimpam-live");
-    t.setDaemon(true);
-    return t;
-  });
-  private final ExecutorService calls = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "nvimpam-calls");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(daemon("nvimpam-live", null));
+  private final ExecutorService calls = Executors.newSingleThreadExecutor(daemon("nvimpam-calls", null));
   // The field checks and the id index of live buffers, after their refreshes: never in a refold's way.
-  private final ExecutorService background = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "nvimpam-checks");
-    t.setDaemon(true);
-    backgroundThread = t;
-    return t;
-  });
+  private final ExecutorService background = Executors.newSingleThreadExecutor(daemon("nvimpam-checks",
+      t -> backgroundThread = t));
   private volatile Thread backgroundThread; // the thread of `background`: only its work waits for due refolds
   // :NvimpamParts, which reads a deck's whole tree from disk: on its own thread.
-  private final ExecutorService partsWork = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "nvimpam-parts");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService partsWork = Executors.newSingleThreadExecutor(daemon("nvimpam-parts", null));
 
   private final EarlyReads early; // decks read from disk while Neovim reads them
+
+  /** Daemon threads called {@code name} (Neovim's exit never waits for them); {@code made} hears of each. */
+  private static ThreadFactory daemon(String name, java.util.function.Consumer<Thread> made) {
+    return r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      if (made != null) made.accept(t);
+      return t;
+    };
+  }
 
   private PluginHost(Nvim nvim, EarlyReads early) {
     this.nvim = nvim;
     this.early = early;
     early.options(() -> settings.get().foldOptions());
     this.folder = new Folder(nvim, settings);
-    this.ids = new org.nvimpam.ids.IdService(nvim, new org.nvimpam.ids.IdService.Workspace() {
-      @Override
-      public java.util.Collection<? extends org.nvimpam.ids.IdBuffer> buffers() {
-        return live.values();
-      }
-
-      @Override
-      public boolean checks() {
-        return checksOn();
-      }
-
-      @Override
-      public int maxDiagnostics() {
-        return diagnosticsCap();
-      }
-    });
-  }
-
-  /** Whether fields are checked (the {@code checks} option). */
-  private boolean checksOn() {
-    return settings.get().checks();
-  }
-
-  /** How many problems Neovim shows (the {@code max_diagnostics} option), as an int. */
-  private int diagnosticsCap() {
-    return (int) Math.min(Integer.MAX_VALUE, settings.get().maxDiagnostics());
+    this.diagnostics = new Diagnostics(nvim);
+    this.ids = new IdCalls(nvim, diagnostics, live::values, settings::get);
+    this.versions = new InheritedVersions(nvim, live.values());
   }
 
   /**
@@ -166,18 +143,20 @@ public final class PluginHost {
       Map.entry("detach", (h, a) -> h.detach(buffer(a, 0))),
       Map.entry("bench", (h, a) -> h.bench(buffer(a, 0))),
       Map.entry("check", (h, a) -> h.check(buffer(a, 0))),
-      ids("ids_goto"), ids("ids_refs"), ids("ids_complete"), ids("ids_outline"), ids("ids_rename"),
-      ids("ids_check"), ids("ids_next"),
+      ids("ids_goto", IdCalls::definitions), ids("ids_refs", IdCalls::references), ids("ids_complete", IdCalls::complete),
+      ids("ids_outline", IdCalls::outline), ids("ids_rename", IdCalls::rename), ids("ids_check", IdCalls::check),
+      ids("ids_next", IdCalls::nextFree),
       Map.entry("diff", (h, a) -> h.diff(buffer(a, 0), a)),
       Map.entry("parts", (h, a) -> PartsCall.run(h.nvim, a)),
-      Map.entry("transform", (h, a) -> TransformCall.run(h.ids, h.idBuffer(buffer(a, 0)), a)),
-      Map.entry("extract", (h, a) -> ExtractCall.run(h.ids, h.idBuffer(buffer(a, 0)), a)),
-      Map.entry("unused", (h, a) -> UnusedCall.run(h.ids, h.idBuffer(buffer(a, 0)), a.size() > 1 && Boolean.TRUE.equals(a.get(1)),
-          h.diagnosticsCap())),
-      Map.entry("renumber", (h, a) -> RenumberCall.run(h.ids, h.idBuffer(buffer(a, 0)), a)));
+      Map.entry("transform", (h, a) -> TransformCall.run(h.ids.service(), h.idBuffer(buffer(a, 0)), a)),
+      Map.entry("extract", (h, a) -> ExtractCall.run(h.ids.service(), h.idBuffer(buffer(a, 0)), a)),
+      Map.entry("unused", (h, a) -> UnusedCall.run(h.ids.service(), h.idBuffer(buffer(a, 0)), a.size() > 1 && Boolean.TRUE.equals(a.get(1)),
+          h.settings.get().diagnosticsCap())),
+      Map.entry("renumber", (h, a) -> RenumberCall.run(h.ids.service(), h.idBuffer(buffer(a, 0)), a)));
 
-  private static Map.Entry<String, Call> ids(String method) {
-    return Map.entry(method, (h, a) -> h.ids.call(method, a, h.idBuffer(buffer(a, 0))));
+  /** An id call ({@link IdCalls}) on the buffer of its first argument. */
+  private static Map.Entry<String, Call> ids(String method, IdCalls.Call call) {
+    return Map.entry(method, (h, a) -> call.run(h.ids, h.idBuffer(buffer(a, 0)), a));
   }
 
   /**
@@ -367,10 +346,10 @@ public final class PluginHost {
    */
   LiveBuffer startLive(Buffer b, boolean awaited) {
     Settings s = settings.get();
-    LiveBuffer lb = new LiveBuffer(b, new FoldEngine(s.foldOptions()), scheduler, liveHost(awaited),
+    LiveBuffer lb = new LiveBuffer(b, new FoldEngine(s.foldOptions()), scheduler, new LiveHost(awaited),
         e -> reportLiveError(b, e));
     askFile(lb);
-    lb.idService(ids);
+    lb.idService(ids.service());
     live.put(b.id(), lb);
     lb.startLoading(nvim, BufferLoad.Options.DEFAULT, early.take(b.id()));
     return lb;
@@ -442,10 +421,10 @@ public final class PluginHost {
    * tree ({@link TreeProblems}) and their total.
    */
   Encoder check(Buffer requested) {
-    int cap = diagnosticsCap();
-    TreeProblems c = TreeProblems.of(ids, idBuffer(requested), cap,
+    int cap = settings.get().diagnosticsCap();
+    TreeProblems c = TreeProblems.of(ids.service(), idBuffer(requested), cap,
         b -> b instanceof LiveBuffer lb ? lb.problems(cap) : null);
-    return c::pack;
+    return out -> Diagnostics.packTree(out, c);
   }
 
   /**
@@ -458,11 +437,11 @@ public final class PluginHost {
     }
     double tol = args.size() > 2 && args.get(2) instanceof Number n ? n.doubleValue() : 0;
     if (!(tol >= 0)) throw new IllegalArgumentException("nvimpam: the tolerance must be 0 or more, not " + tol);
-    return DeckDiffs.of(ids, idBuffer(requested), file, tol)::pack;
+    return DeckDiffs.of(ids.service(), idBuffer(requested), file, tol)::pack;
   }
 
   /** The buffer an id call serves, once Neovim's earlier events are in: live, or read once. */
-  private org.nvimpam.ids.IdBuffer idBuffer(Buffer requested) {
+  private IdBuffer idBuffer(Buffer requested) {
     Buffer b = resolve(requested);
     Await.call(nvim.sync(), "waiting for Neovim's earlier buffer events");
     LiveBuffer lb = live.get(b.id());
@@ -476,7 +455,7 @@ public final class PluginHost {
         file = null;
       }
     }
-    return org.nvimpam.ids.IdService.once(b.id(), file, nvim.bufGetDeck(b));
+    return IdService.once(b.id(), file, BufferLoad.deckOf(nvim, b));
   }
 
   /** Asks for the buffer's file (an absolute path; none without a name) without waiting for it. */
@@ -492,71 +471,6 @@ public final class PluginHost {
     });
   }
 
-  /** Whether deck {@code d}'s INCLU lines name {@code file} (relative names from d's folder). */
-  private static boolean includes(LiveBuffer d, java.nio.file.Path file) {
-    java.nio.file.Path deck = d.file();
-    if (deck == null || file == null) return false;
-    java.nio.file.Path dir = deck.getParent();
-    for (String name : d.includes()) {
-      try {
-        java.nio.file.Path p = java.nio.file.Path.of(name);
-        if (!p.isAbsolute() && dir != null) p = dir.resolve(p);
-        if (p.toAbsolutePath().normalize().equals(file)) return true;
-      } catch (java.nio.file.InvalidPathException bad) {
-        // a name no file can have includes nothing
-      }
-    }
-    return false;
-  }
-
-  /** The version of an open deck that includes {@code lb}'s file, or -1; tells Lua too. */
-  private int inheritedVersion(LiveBuffer lb) {
-    for (LiveBuffer d : live.values()) {
-      if (d == lb) continue;
-      int v = d.declaredVersion();
-      if (v > 0 && includes(d, lb.file())) {
-        setInheritedVersion(lb, v);
-        return v;
-      }
-    }
-    return -1;
-  }
-
-  /** A deck was checked: the open decks it includes that declare no version take its version. */
-  private void checkedFirst(LiveBuffer d) {
-    int v = d.declaredVersion();
-    if (v <= 0) return;
-    for (LiveBuffer x : live.values()) {
-      if (x != d && x.declaredVersion() < 0 && includes(d, x.file())) {
-        setInheritedVersion(x, v);
-        x.inherit(v);
-      }
-    }
-  }
-
-  private void setInheritedVersion(LiveBuffer lb, int v) {
-    nvim.rpc().notify("nvim_buf_set_var", out -> {
-      out.packArrayHeader(3);
-      nvim.writeBuffer(out, lb.buffer());
-      out.packString(LuaEntry.INHERITED_VERSION).packInt(v);
-    });
-  }
-
-  private void publish(Buffer b, long tick, org.nvimpam.deck.ProblemItems problems) {
-    try {
-      LuaEntry.DIAGNOSTICS_SET.notify(nvim, out -> {
-        out.packLong(b.id()).packLong(tick);
-        if (problems == null) {
-          out.packArrayHeader(0).packInt(0);
-        } else {
-          problems.packItems(out);
-          out.packInt(problems.total());
-        }
-      });
-    } catch (ConnectionClosedException gone) {
-      LOG.fine("could not send the diagnostics of buffer " + b.id(), gone);
-    }
-  }
 
   Encoder bench(Buffer b) {
     List<Map<String, Object>> rows = benchRows(b);
@@ -568,97 +482,106 @@ public final class PluginHost {
     return folder.exclusively(() -> new StrategyComparison(nvim, settings.get()).run(buffer));
   }
 
-  private LiveBuffer.Host liveHost(boolean awaited) {
-    return new LiveBuffer.Host() {
-      @Override
-      public long debounceMs() {
-        return settings.get().debounceMs();
-      }
+  /**
+   * What a live buffer asks of the host: the options, the fold push, the checks' thread and
+   * publisher, the versions its include tree hands down, and the end of its life. With {@code
+   * awaited} the caller of the attach reports a failed load itself.
+   */
+  private final class LiveHost implements LiveBuffer.Host {
+    private final boolean awaited;
 
-      @Override
-      public boolean oneLineFolds() {
-        return settings.get().oneLineFolds();
-      }
+    LiveHost(boolean awaited) {
+      this.awaited = awaited;
+    }
 
-      @Override
-      public boolean userIsTyping() {
-        return inserting;
-      }
+    @Override
+    public long debounceMs() {
+      return settings.get().debounceMs();
+    }
 
-      @Override
-      public FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, double waitedMs,
-          long changedtick, boolean whole) {
-        return folder.push(buffer, lines, plan, parseMs, waitedMs, changedtick, whole);
-      }
+    @Override
+    public boolean oneLineFolds() {
+      return settings.get().oneLineFolds();
+    }
 
-      @Override
-      public boolean checks() {
-        return checksOn();
-      }
+    @Override
+    public boolean userIsTyping() {
+      return inserting;
+    }
 
-      @Override
-      public int maxDiagnostics() {
-        return diagnosticsCap();
-      }
+    @Override
+    public FoldSummary push(Buffer buffer, int lines, FoldPlan plan, double parseMs, double waitedMs,
+        long changedtick, boolean whole) {
+      return folder.push(buffer, lines, plan, parseMs, waitedMs, changedtick, whole);
+    }
 
-      @Override
-      public int inheritedVersion(LiveBuffer lb) {
-        return PluginHost.this.inheritedVersion(lb);
-      }
+    @Override
+    public boolean checks() {
+      return settings.get().checks();
+    }
 
-      @Override
-      public void background(Runnable work) {
-        try {
-          background.execute(work);
-        } catch (java.util.concurrent.RejectedExecutionException closing) {
-          LOG.fine("no checks after the connection closed", closing); // nobody would see them
-        }
-      }
+    @Override
+    public int maxDiagnostics() {
+      return settings.get().diagnosticsCap();
+    }
 
-      @Override
-      public boolean inBackground() {
-        return Thread.currentThread() == backgroundThread;
-      }
+    @Override
+    public int inheritedVersion(LiveBuffer lb) {
+      return versions.inherited(lb);
+    }
 
-      @Override
-      public void checkedFirst(LiveBuffer lb) {
-        PluginHost.this.checkedFirst(lb);
+    @Override
+    public void background(Runnable work) {
+      try {
+        background.execute(work);
+      } catch (java.util.concurrent.RejectedExecutionException closing) {
+        LOG.fine("no checks after the connection closed", closing); // nobody would see them
       }
+    }
 
-      @Override
-      public void publish(Buffer buffer, long changedtick, org.nvimpam.deck.ProblemItems problems) {
-        PluginHost.this.publish(buffer, changedtick, problems);
-      }
+    @Override
+    public boolean inBackground() {
+      return Thread.currentThread() == backgroundThread;
+    }
 
-      @Override
-      public void awaitEvents() {
-        Await.within(nvim.sync(), Duration.ofSeconds(5), "the buffer events before a failed refold");
-      }
+    @Override
+    public void checkedFirst(LiveBuffer lb) {
+      versions.checkedFirst(lb);
+    }
 
-      @Override
-      public void detached(LiveBuffer lb) {
-        live.remove(lb.buffer().id(), lb);
-      }
+    @Override
+    public void publish(Buffer buffer, long changedtick, ProblemItems problems) {
+      diagnostics.fields(buffer, changedtick, problems);
+    }
 
-      @Override
-      public Throwable lost(LiveBuffer lb, Throwable cause) {
-        live.remove(lb.buffer().id(), lb);
-        nvim.bufDetach(lb.buffer()); // not awaited: we may be on the thread that would complete it
-        RuntimeException reported;
-        if (cause instanceof OutOfMemoryError) {
-          reported = new IllegalStateException(HeapAdvice.message(lb.buffer().id(), lb.failedDeckLines(), lb.failedDeckBytes(),
-              heldByOthers(lb), Runtime.getRuntime().maxMemory()), cause);
-        } else if (lb.loadStats() == null) {
-          reported = new IllegalStateException("nvimpam: could not load buffer " + lb.buffer().id() + ": "
-              + cause.getMessage(), cause);
-        } else {
-          reported = new IllegalStateException("lost track of buffer " + lb.buffer().id() + " ("
-              + cause.getMessage() + "); live folding stopped, :NvimpamFoldAttach starts it again", cause);
-        }
-        if (!awaited) reportLiveError(reported);
-        return reported;
+    @Override
+    public void awaitEvents() {
+      Await.within(nvim.sync(), Duration.ofSeconds(5), "the buffer events before a failed refold");
+    }
+
+    @Override
+    public void detached(LiveBuffer lb) {
+      live.remove(lb.buffer().id(), lb);
+    }
+
+    @Override
+    public Throwable lost(LiveBuffer lb, Throwable cause) {
+      live.remove(lb.buffer().id(), lb);
+      nvim.bufDetach(lb.buffer()); // not awaited: we may be on the thread that would complete it
+      RuntimeException reported;
+      if (cause instanceof OutOfMemoryError) {
+        reported = new IllegalStateException(HeapAdvice.message(lb.buffer().id(), lb.failedDeckLines(), lb.failedDeckBytes(),
+            heldByOthers(lb), Runtime.getRuntime().maxMemory()), cause);
+      } else if (lb.loadStats() == null) {
+        reported = new IllegalStateException("nvimpam: could not load buffer " + lb.buffer().id() + ": "
+            + cause.getMessage(), cause);
+      } else {
+        reported = new IllegalStateException("lost track of buffer " + lb.buffer().id() + " ("
+            + cause.getMessage() + "); live folding stopped, :NvimpamFoldAttach starts it again", cause);
       }
-    };
+      if (!awaited) reportLiveError(reported);
+      return reported;
+    }
   }
 
   /** Heap the other live buffers' decks hold, for the advice after an OutOfMemoryError. */

@@ -5,12 +5,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.msgpack.core.MessagePacker;
-import org.nvimpam.deck.LineSource;
-import org.nvimpam.deck.Lines;
 import org.nvimpam.deck.ProblemCode;
 import org.nvimpam.ids.IdBuffer;
 import org.nvimpam.ids.IdService;
 import org.nvimpam.ids.IdTree;
+import org.nvimpam.lines.LineSource;
+import org.nvimpam.lines.Lines;
 import org.nvimpam.model.Renumber;
 import org.nvimpam.rpc.Encoder;
 

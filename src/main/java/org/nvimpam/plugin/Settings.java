@@ -17,6 +17,11 @@ record Settings(String strategy, boolean genericCards, boolean oneLineFolds, lon
       Contract.booleanOption("one_line_folds"), Contract.longOption("debounce_ms"),
       Contract.longOption("notify_lines"), Contract.booleanOption("checks"), Contract.longOption("max_diagnostics"));
 
+  /** How many problems Neovim shows (the {@code max_diagnostics} option), as an int. */
+  int diagnosticsCap() {
+    return (int) Math.min(Integer.MAX_VALUE, maxDiagnostics);
+  }
+
   /** The keys of a setup map: the {@code option.*} names of the contract. */
   static final List<String> KEYS = List.of("strategy", "generic_cards", "one_line_folds", "debounce_ms",
       "notify_lines", "checks", "max_diagnostics");

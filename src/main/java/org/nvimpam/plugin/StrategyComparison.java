@@ -32,7 +32,7 @@ final class StrategyComparison {
   }
 
   List<Map<String, Object>> run(Buffer buffer) {
-    FoldPlan plan = FoldParser.parse(nvim.bufGetDeck(buffer), settings.foldOptions())
+    FoldPlan plan = FoldParser.parse(BufferLoad.deckOf(nvim, buffer), settings.foldOptions())
         .plan(settings.oneLineFolds());
     StrategyTimer timer = new StrategyTimer(nvim, buffer, WARMUP, RUNS);
     List<FoldStrategy> strategies = new ArrayList<>();

@@ -5,11 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import org.msgpack.core.MessagePacker;
-import org.nvimpam.deck.LineSource;
 import org.nvimpam.deck.ProblemCode;
 import org.nvimpam.ids.IdBuffer;
 import org.nvimpam.ids.IdService;
 import org.nvimpam.ids.IdTree;
+import org.nvimpam.lines.LineSource;
 import org.nvimpam.model.Transform;
 import org.nvimpam.rpc.Encoder;
 

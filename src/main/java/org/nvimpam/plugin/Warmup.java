@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import org.msgpack.core.MessageBufferPacker;
 import org.msgpack.core.MessagePack;
-import org.nvimpam.deck.Lines;
 import org.nvimpam.fold.FoldEngine;
 import org.nvimpam.fold.FoldOptions;
+import org.nvimpam.lines.Lines;
 import org.nvimpam.nvim.Decoders;
 import org.nvimpam.rpc.Log;
 

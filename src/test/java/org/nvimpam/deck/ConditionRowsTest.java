@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.nvimpam.lines.LineSource;
+import org.nvimpam.lines.Lines;
 
 /**
  * {@code if} rows with several values ({@code FIELD:V1,V2}: any of them) and negated ones

@@ -6,9 +6,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
+import org.nvimpam.lines.LineSource;
+import org.nvimpam.lines.Lines;
 
 /** The field checks of docs/CARDS.md on the small test table. */
 class DeckProblemsTest {

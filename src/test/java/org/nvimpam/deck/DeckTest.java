@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.nvimpam.lines.Lines;
 
 class DeckTest {
   private static void assertSameLines(List<byte[]> model, Deck deck) {

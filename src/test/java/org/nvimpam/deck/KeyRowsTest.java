@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.nvimpam.lines.Lines;
 
 /**
  * {@code key} rows (docs/CARDS.md): THMAT's free-format body of keyword lines, each followed by its

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.nvimpam.lines.LineSource;
 
 /** Line classes of FOLDS.md §3 and keyword recognition of §4. */
 class KeywordsTest {
@@ -17,13 +18,13 @@ class KeywordsTest {
 
   private static String keyword(String line) {
     byte[] a = b(line);
-    int id = Keywords.of(a, 0, LineBytes.contentLength(a, 0, a.length));
+    int id = Keywords.of(a, 0, LineSource.contentLength(a, 0, a.length));
     return id < 0 ? null : Keywords.name(id);
   }
 
   private static String headerWord(String line) {
     byte[] a = b(line);
-    long k = LineBytes.headerWord(a, 0, LineBytes.contentLength(a, 0, a.length));
+    long k = LineBytes.headerWord(a, 0, LineSource.contentLength(a, 0, a.length));
     return k == 0 ? null : LineBytes.wordOf(k);
   }
 

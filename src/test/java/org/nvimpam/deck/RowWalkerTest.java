@@ -8,6 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.nvimpam.lines.LineSource;
+import org.nvimpam.lines.Lines;
 
 /** The row walk of docs/CARDS.md on the small test table. */
 class RowWalkerTest {

@@ -12,6 +12,7 @@ import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.fold.FoldParser;
 import org.nvimpam.fold.FoldSet;
 import org.nvimpam.gen.DeckGenerator;
+import org.nvimpam.lines.Lines;
 
 /**
  * The card-layout table's rows take exactly the lines the fold engine folds for the 63 known

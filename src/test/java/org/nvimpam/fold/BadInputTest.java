@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
-import org.nvimpam.deck.Lines;
+import org.nvimpam.lines.Lines;
 
 /** D12: lines are bytes; no content makes parsing fail, and folds stay correct. */
 class BadInputTest {

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
-import org.nvimpam.deck.Lines;
+import org.nvimpam.lines.Lines;
 import org.nvimpam.testutil.RandomDecks;
 
 /**

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.nvimpam.deck.Lines;
+import org.nvimpam.lines.Lines;
 
 /** Incremental updates (FOLDS.md §11) on the cases that the restart and resync rules are about. */
 class FoldEngineTest {

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.nvimpam.deck.Lines;
+import org.nvimpam.lines.Lines;
 
 /** FOLDS.md §10: which folds are sent and in which order. */
 class FoldPlanTest {

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.nvimpam.deck.Lines;
+import org.nvimpam.lines.Lines;
 
 class FoldSetTest {
   private static FoldSet parse(FoldOptions o, String... lines) {

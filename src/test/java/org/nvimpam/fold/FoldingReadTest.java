@@ -17,8 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.nvimpam.deck.Deck;
 import org.nvimpam.deck.DeckChunk;
 import org.nvimpam.deck.DeckFile;
-import org.nvimpam.deck.Lines;
 import org.nvimpam.deck.SegmentWriter;
+import org.nvimpam.lines.Lines;
 import org.nvimpam.testutil.RandomDecks;
 
 /**

@@ -11,11 +11,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.DeckProblems;
 import org.nvimpam.deck.DeckVersion;
-import org.nvimpam.deck.Lines;
 import org.nvimpam.ids.DefTable;
 import org.nvimpam.ids.IdKinds;
 import org.nvimpam.ids.IdScanner;
 import org.nvimpam.ids.RefProblems;
+import org.nvimpam.lines.Lines;
 
 /**
  * gen's decks (version 2, the default) are valid: the field checks find no problem, every id a

@@ -10,8 +10,8 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.Deck;
-import org.nvimpam.deck.LineSource;
-import org.nvimpam.deck.Lines;
+import org.nvimpam.lines.LineSource;
+import org.nvimpam.lines.Lines;
 
 /** The id index kept across edits equals the index of the edited deck read anew. */
 class IdIndexTest {

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.nvimpam.deck.CardLayout;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.FieldLayout;
-import org.nvimpam.deck.Lines;
 import org.nvimpam.deck.RowLayout;
+import org.nvimpam.lines.Lines;
 
 /** The id kinds as the solver numbers them (docs/CARDS.md, "Id kinds"). */
 class IdKindsTest {

@@ -13,8 +13,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.DeckProblems;
-import org.nvimpam.deck.Lines;
 import org.nvimpam.gen.DeckGenerator;
+import org.nvimpam.lines.Lines;
 
 /**
  * The id scan told the rows of the field check's walk ({@link IdScanner#rows}: the headless

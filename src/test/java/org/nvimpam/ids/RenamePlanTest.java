@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.LineBytes;
-import org.nvimpam.deck.Lines;
+import org.nvimpam.lines.Lines;
 
 /** The edits of a rename, and where an include name resolves. */
 class RenamePlanTest {

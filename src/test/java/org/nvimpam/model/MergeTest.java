@@ -20,9 +20,9 @@ import org.nvimpam.cli.Main;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.FieldLayout;
 import org.nvimpam.deck.LineBytes;
-import org.nvimpam.deck.Lines;
 import org.nvimpam.ids.IdKinds;
 import org.nvimpam.ids.IdScanner;
+import org.nvimpam.lines.Lines;
 
 /**
  * {@link Merge} of three-file include trees with GES ranges: the merged model checks as clean as

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.nvimpam.deck.Lines;
+import org.nvimpam.lines.Lines;
 import org.nvimpam.testutil.DeckText;
 
 /**

@@ -25,9 +25,9 @@ import org.nvimpam.deck.CardLayout;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.FieldLayout;
 import org.nvimpam.deck.FieldType;
-import org.nvimpam.deck.Lines;
 import org.nvimpam.ids.IdKinds;
 import org.nvimpam.ids.IdScanner;
+import org.nvimpam.lines.Lines;
 
 /**
  * {@link Renumber} on a three-file include tree with GES ranges, and on one header line of every

@@ -20,8 +20,8 @@ import java.util.Random;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.nvimpam.deck.FieldValues;
-import org.nvimpam.deck.LineSource;
-import org.nvimpam.deck.Lines;
+import org.nvimpam.lines.LineSource;
+import org.nvimpam.lines.Lines;
 
 /**
  * {@link Transform} against exact decimal arithmetic: random nodes written in many ways (right and

@@ -22,9 +22,9 @@ import org.nvimpam.deck.CardLayout;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.FieldLayout;
 import org.nvimpam.deck.FieldType;
-import org.nvimpam.deck.Lines;
 import org.nvimpam.ids.IdKinds;
 import org.nvimpam.ids.IdScanner;
+import org.nvimpam.lines.Lines;
 
 /**
  * {@link Unused} on a three-file include tree with GES ranges: what it lists is referenced only

@@ -11,11 +11,10 @@ import java.util.concurrent.ScheduledExecutorService;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.nvimpam.deck.Deck;
-import org.nvimpam.deck.Lines;
-import org.nvimpam.nvim.BufferLoad;
 import org.nvimpam.fold.FoldEngine;
 import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.fold.FoldPlan;
+import org.nvimpam.lines.Lines;
 import org.nvimpam.nvim.Buffer;
 
 /** What a live buffer does with line events, apart from Neovim (PluginIT covers it with Neovim). */

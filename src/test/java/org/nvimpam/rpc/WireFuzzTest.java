@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Timeout;
 import org.msgpack.core.MessagePack;
 import org.msgpack.core.MessagePackException;
 import org.msgpack.core.MessageUnpacker;
-import org.nvimpam.deck.Lines;
+import org.nvimpam.lines.Lines;
 import org.nvimpam.nvim.ApiInfo;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.BufferListener;

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.nvimpam.deck.Lines;
 import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.fold.FoldParser;
+import org.nvimpam.lines.Lines;
 import org.nvimpam.testutil.FoldTree;
 import org.nvimpam.testutil.RandomDecks;
 

@@ -8,11 +8,11 @@ import org.junit.jupiter.api.Test;
 import org.msgpack.core.MessageBufferPacker;
 import org.msgpack.core.MessagePack;
 import org.msgpack.core.MessageUnpacker;
-import org.nvimpam.deck.Lines;
 import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.fold.FoldParser;
 import org.nvimpam.fold.FoldPlan;
 import org.nvimpam.gen.DeckGenerator;
+import org.nvimpam.lines.Lines;
 
 class FoldCommandsTest {
   // Enough folds for several output blocks, with line numbers of 1 to 6 digits.

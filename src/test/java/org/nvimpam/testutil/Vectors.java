@@ -10,9 +10,9 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import org.nvimpam.deck.Lines;
 import org.nvimpam.fold.Fold;
 import org.nvimpam.fold.FoldOptions;
+import org.nvimpam.lines.Lines;
 
 /** The fold test vectors of spec/fold-vectors.json (FOLDS.md §13), read from the classpath. */
 public final class Vectors {

@@ -5,16 +5,16 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.nvimpam.deck.FieldValues;
 import org.nvimpam.deck.CardLayout;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.FieldLayout;
 import org.nvimpam.deck.FieldType;
+import org.nvimpam.deck.FieldValues;
 import org.nvimpam.deck.LineBytes;
-import org.nvimpam.deck.LineSource;
 import org.nvimpam.deck.RowLayout;
 import org.nvimpam.deck.RowWalker;
 import org.nvimpam.ids.IdKinds;
+import org.nvimpam.lines.LineSource;
 
 /**
  * The cards of one side of a diff, in the order the solver reads them: per card its file, header

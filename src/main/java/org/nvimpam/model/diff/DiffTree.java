@@ -9,10 +9,10 @@ import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.DeckFile;
 import org.nvimpam.deck.DeckVersion;
 import org.nvimpam.deck.IncludeLine;
-import org.nvimpam.deck.LineSource;
 import org.nvimpam.deck.ProblemCode;
 import org.nvimpam.ids.IncludeFiles;
 import org.nvimpam.ids.IncludeWalk;
+import org.nvimpam.lines.LineSource;
 
 /**
  * One side of a diff: a deck and the files it includes, in the order the solver reads them

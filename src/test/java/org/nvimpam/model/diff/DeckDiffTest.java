@@ -16,16 +16,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.nvimpam.deck.FieldValues;
 import org.nvimpam.deck.CardLayout;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.FieldLayout;
 import org.nvimpam.deck.FieldType;
+import org.nvimpam.deck.FieldValues;
 import org.nvimpam.deck.LineBytes;
-import org.nvimpam.deck.Lines;
 import org.nvimpam.deck.RowLayout;
 import org.nvimpam.deck.RowWalker;
 import org.nvimpam.gen.DeckGenerator;
+import org.nvimpam.lines.Lines;
 
 class DeckDiffTest {
   static final CardLayouts TABLE = CardLayouts.bundled();

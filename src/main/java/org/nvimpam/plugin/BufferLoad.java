@@ -1,15 +1,24 @@
-package org.nvimpam.nvim;
+package org.nvimpam.plugin;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
+import org.msgpack.core.MessageUnpacker;
 import org.nvimpam.deck.Deck;
 import org.nvimpam.deck.DeckChunk;
 import org.nvimpam.deck.DeckFile;
-import org.nvimpam.deck.Lines;
 import org.nvimpam.deck.SegmentWriter;
+import org.nvimpam.lines.Lines;
+import org.nvimpam.nvim.Await;
+import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.BufferListener;
+import org.nvimpam.nvim.Decoders;
+import org.nvimpam.nvim.FileStamp;
+import org.nvimpam.nvim.LuaEntry;
+import org.nvimpam.nvim.Nvim;
+import org.nvimpam.nvim.StartTrace;
 import org.nvimpam.rpc.Encoder;
 
 /**
@@ -157,7 +166,7 @@ public final class BufferLoad implements BufferListener {
   /** {@link #start(Nvim, Buffer, Target, Options)} that may take {@code early}, an early read of the buffer's file. */
   public static BufferLoad start(Nvim nvim, Buffer buf, Target target, Options options, EarlyFile early) {
     BufferLoad load = new BufferLoad(nvim, buf, target, options, early);
-    nvim.bufferEvents().put(buf, load); // before the attach: events may follow its reply at once
+    nvim.listen(buf, load); // before the attach: events may follow its reply at once
     nvim.rpc().requestInOrder("nvim_buf_attach", nvim.args(buf, false, java.util.Map.of()),
         Decoders.booleanValue(), load::attached);
     // Asked right behind the attach; events between the two replies are already counted in it.
@@ -167,6 +176,15 @@ public final class BufferLoad implements BufferListener {
 
   /** A buffer's lines as of one moment, and where they came from (as {@link Stats#source}). */
   public record Snapshot(Deck deck, String source) {}
+
+  /**
+   * Every line of a buffer, as one snapshot, in a deck; blocks. {@link #read} with {@link
+   * Options#DEFAULT}: from the buffer's file when that is provably its text, else in pipelined
+   * chunks.
+   */
+  public static Deck deckOf(Nvim nvim, Buffer buf) {
+    return read(nvim, buf, Options.DEFAULT).deck();
+  }
 
   /** A read that an edit overtook each time gives up after this many. */
   private static final int READ_ATTEMPTS = 3;
@@ -226,7 +244,7 @@ public final class BufferLoad implements BufferListener {
           out.packArrayHeader(4);
           nvim.writeBuffer(out, buf);
           out.packInt(first).packInt(end).packBoolean(false);
-        }, in -> Decoders.readLinesInto(in, w)));
+        }, in -> readLinesInto(in, w)));
         next = end;
         if (next == count) after = nvim.bufChangedtick(buf); // behind the last chunk
       }
@@ -283,6 +301,24 @@ public final class BufferLoad implements BufferListener {
   private static int linesPerChunk(int count, long bytes, Options options) {
     double perLine = count == 0 ? 64 : Math.max(1.0, (double) bytes / count);
     return (int) Math.max(1, Math.min(Integer.MAX_VALUE, options.chunkBytes() / perLine));
+  }
+
+  /**
+   * Reads an array of str/bin straight into the segments of a deck being loaded: each line's bytes
+   * are read once, from the message to where the deck keeps them.
+   */
+  static DeckChunk readLinesInto(MessageUnpacker in, SegmentWriter w) throws IOException {
+    int n = in.unpackArrayHeader();
+    // n is bounded by the frame's size, which the frame scanner has already checked; the index
+    // is sized for at most a chunk's worth of lines up front (n empty lines are only n bytes)
+    w.begin(Math.min(n, 1 << 17));
+    for (int i = 0; i < n; i++) {
+      int len = in.unpackRawStringHeader();
+      byte[] dst = w.reserve(len);
+      in.readPayload(dst, w.position(), len);
+      w.commit(len);
+    }
+    return w.end();
   }
 
   /** Stops the load; nothing more reaches the target. Call on any thread. */
@@ -407,13 +443,13 @@ public final class BufferLoad implements BufferListener {
   }
 
   /** On the reader thread: the lines into the deck's segments, or skipped when already stale. */
-  private DeckChunk decode(org.msgpack.core.MessageUnpacker in, SegmentWriter w, long sentAt) throws IOException {
+  private DeckChunk decode(MessageUnpacker in, SegmentWriter w, long sentAt) throws IOException {
     if (closed || sentAt != epoch) {
       in.skipValue();
       return null;
     }
     try {
-      return Decoders.readLinesInto(in, w);
+      return readLinesInto(in, w);
     } catch (OutOfMemoryError oom) {
       closed = true; // drop the rest as it comes; the dispatcher reports this one
       throw new IOException("out of memory decoding lines", oom);
@@ -469,7 +505,7 @@ public final class BufferLoad implements BufferListener {
     Deck d = deck;
     deck = null;
     writer = null;
-    nvim.bufferEvents().put(buf, target); // we are on the dispatcher: no event slips in between
+    nvim.listen(buf, target); // we are on the dispatcher: no event slips in between
     target.onLoaded(buf, d, new Stats(count, d.byteSize(), chunks, staleChunks, edits, (System.nanoTime() - t0) / 1e6,
         source));
   }
@@ -480,7 +516,7 @@ public final class BufferLoad implements BufferListener {
     closed = true;
     deck = null; // drop the partial deck at once: after an OutOfMemoryError the heap is needed
     writer = null;
-    nvim.bufferEvents().remove(buf, this);
+    nvim.unlisten(buf, this);
     nvim.bufDetach(buf); // not awaited: we are on the thread that would complete it
     target.onLoadFailed(buf, cause, count, expectedBytes);
   }

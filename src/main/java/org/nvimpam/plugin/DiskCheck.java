@@ -1,10 +1,12 @@
-package org.nvimpam.nvim;
+package org.nvimpam.plugin;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.msgpack.core.MessageUnpacker;
 import org.nvimpam.deck.Deck;
+import org.nvimpam.nvim.FileStamp;
+import org.nvimpam.nvim.LuaEntry;
 
 /**
  * A buffer's state as {@link LuaEntry#FILESTATE_CHECK} reports it, in one request: its

@@ -1,4 +1,4 @@
-package org.nvimpam.nvim;
+package org.nvimpam.plugin;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -14,7 +14,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nvimpam.deck.Deck;
-import org.nvimpam.deck.Lines;
+import org.nvimpam.lines.Lines;
+import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.Encoders;
+import org.nvimpam.nvim.Nvim;
 import org.nvimpam.testutil.EmbeddedNvim;
 
 /**

@@ -1,4 +1,4 @@
-package org.nvimpam.nvim;
+package org.nvimpam.plugin;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -12,11 +12,15 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.nvimpam.deck.Deck;
-import org.nvimpam.deck.Lines;
 import org.nvimpam.fold.FoldEngine;
 import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.fold.FoldParser;
 import org.nvimpam.fold.FoldSet;
+import org.nvimpam.lines.Lines;
+import org.nvimpam.nvim.Buffer;
+import org.nvimpam.nvim.Decoders;
+import org.nvimpam.nvim.Encoders;
+import org.nvimpam.nvim.Nvim;
 import org.nvimpam.testutil.EmbeddedNvim;
 
 /**
@@ -130,7 +134,7 @@ class BufferLoadTest {
   private void assertEngineMatchesTheBuffer(Recorder r) throws Exception {
     for (CompletableFuture<?> e : r.edits) e.get(30, TimeUnit.SECONDS);
     nvim.sync().get(30, TimeUnit.SECONDS); // every event sent before has been applied
-    Deck now = nvim.bufGetDeck(buf);
+    Deck now = BufferLoad.deckOf(nvim, buf);
     Deck held = r.engine.deck();
     assertEquals(now.lineCount(), held.lineCount());
     for (int i = 0; i < now.lineCount(); i++) {

@@ -1,4 +1,4 @@
-package org.nvimpam.deck;
+package org.nvimpam.lines;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,20 +1,14 @@
-package org.nvimpam.plugin;
+package org.nvimpam.ids;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
-import org.msgpack.core.MessagePacker;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.DeckProblems;
-import org.nvimpam.deck.LineSource;
+import org.nvimpam.deck.ProblemCode;
 import org.nvimpam.deck.ProblemItems;
-import org.nvimpam.ids.BufferIds;
-import org.nvimpam.ids.DefTable;
-import org.nvimpam.ids.IdBuffer;
-import org.nvimpam.ids.IdService;
-import org.nvimpam.ids.IdTree;
+import org.nvimpam.lines.LineSource;
 
 /**
  * :NvimpamCheck: every problem of a deck and its include tree as the plugin holds it (open buffers
@@ -22,14 +16,18 @@ import org.nvimpam.ids.IdTree;
  * file by file (the deck first, then its include files in the order it includes them), each
  * file's by line and column: the field checks (TABs and header shapes among them) and the
  * cross-reference checks (undefined and duplicate ids, include files missing, unreadable, binary
- * or in a cycle). At most {@code cap} with their messages, and the total of all.
+ * or in a cycle). At most {@code cap} with their messages, and the total of all. The plugin sends
+ * them to Neovim (org.nvimpam.plugin.Diagnostics).
  */
-final class TreeProblems {
+public final class TreeProblems {
   /** One file of the tree: a live buffer ({@code buffer} > 0) or a file read from disk. */
   public record File(Path path, long buffer) {}
 
   private final List<File> files = new ArrayList<>();
-  private final List<Object[]> items = new ArrayList<>(); // {file index, lnum, col, end, severity, message, code}
+  /** A problem in {@code files().get(file)}: 0-based line and columns (end exclusive), severity, message, code. */
+  public record Item(int file, int lnum, int col, int end, int severity, byte[] message, ProblemCode code) {}
+
+  private final List<Item> items = new ArrayList<>();
   private long total;
 
   private TreeProblems() {}
@@ -38,7 +36,7 @@ final class TreeProblems {
    * Checks the tree {@code b} belongs to. {@code liveFields} gives a live buffer's field problems
    * (kept up to date by the plugin), or null when it has none; they are checked once then.
    */
-  static TreeProblems of(IdService svc, IdBuffer b, int cap, Function<IdBuffer, ProblemItems> liveFields) {
+  public static TreeProblems of(IdService svc, IdBuffer b, int cap, Function<IdBuffer, ProblemItems> liveFields) {
     TreeProblems c = new TreeProblems();
     IdTree tree = svc.treeOf(b);
     for (IdTree.Member m : tree.members()) {
@@ -99,7 +97,7 @@ final class TreeProblems {
       ProblemItems s = first ? a : b;
       int k = first ? i++ : j++;
       int[] at = s.at();
-      items.add(new Object[] {fi, at[4 * k], at[4 * k + 1], at[4 * k + 2], at[4 * k + 3], s.messages()[k], s.codes()[k]});
+      items.add(new Item(fi, at[4 * k], at[4 * k + 1], at[4 * k + 2], at[4 * k + 3], s.messages()[k], s.codes()[k]));
     }
   }
 
@@ -112,26 +110,8 @@ final class TreeProblems {
     return total;
   }
 
-  /**
-   * {files = [{path, buf}], items = [file (1-based), lnum, col, end_col, severity, message, code,
-   * ...], total}: lines and columns 0-based, end exclusive; path "" for a buffer without a file.
-   */
-  public void pack(MessagePacker out) throws IOException {
-    out.packMapHeader(3);
-    out.packString("files").packArrayHeader(files.size());
-    for (File f : files) {
-      out.packMapHeader(2);
-      out.packString("path").packString(f.path() == null ? "" : f.path().toString());
-      out.packString("buf").packLong(f.buffer());
-    }
-    out.packString("items").packArrayHeader(7 * items.size());
-    for (Object[] it : items) {
-      out.packInt((Integer) it[0] + 1).packInt((Integer) it[1]).packInt((Integer) it[2]).packInt((Integer) it[3])
-          .packInt((Integer) it[4]);
-      byte[] m = (byte[]) it[5];
-      out.packRawStringHeader(m.length).writePayload(m);
-      out.packString(((org.nvimpam.deck.ProblemCode) it[6]).code());
-    }
-    out.packString("total").packLong(total);
+  /** The problems listed, file by file, each file's by line and column. */
+  public List<Item> items() {
+    return items;
   }
 }

@@ -1,4 +1,4 @@
-package org.nvimpam.deck;
+package org.nvimpam.lines;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;

@@ -544,9 +544,7 @@ public final class Renumber {
     java.util.ArrayDeque<Future<Piece>> ahead = new java.util.ArrayDeque<>();
     long[] base = {0};
     long[] bytes = {0};
-    try (OutputStream o = tmp == null ? OutputStream.nullOutputStream()
-        : new java.io.BufferedOutputStream(Files.newOutputStream(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-            StandardOpenOption.WRITE), 1 << 20)) {
+    try (OutputStream o = tmp == null ? OutputStream.nullOutputStream() : new DirectOut(tmp)) {
       CardPieces pieces = new CardPieces(l -> {
         int n = l.lineCount();
         Piece p = new Piece(f, l, (int) base[0], 0, n, false);

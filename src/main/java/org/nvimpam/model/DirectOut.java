@@ -24,11 +24,16 @@ final class DirectOut extends OutputStream {
   private long written;
 
   DirectOut(Path path) throws IOException {
+    this(path, true);
+  }
+
+  /** With {@code tryDirect} false, plain writes only. */
+  DirectOut(Path path, boolean tryDirect) throws IOException {
     this.path = path;
     FileChannel c = null;
     int b = 0;
     try {
-      long size = Files.getFileStore(path.getParent()).getBlockSize();
+      long size = tryDirect ? Files.getFileStore(path.getParent()).getBlockSize() : 0;
       if (size > 0 && size <= BUFFER && Long.bitCount(size) == 1) {
         c = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE,
             ExtendedOpenOption.DIRECT);
@@ -41,11 +46,6 @@ final class DirectOut extends OutputStream {
     ch = c;
     block = b;
     buf = ByteBuffer.allocateDirect(BUFFER + Math.max(b, 1)).alignedSlice(Math.max(b, 1)).limit(BUFFER);
-  }
-
-  /** Whether the writes pass the page cache by. */
-  boolean direct() {
-    return block > 0;
   }
 
   @Override

@@ -1046,7 +1046,9 @@ public final class Renumber {
       if (!f.plan) {
         for (int i = from; i < to; i++) bytes += d.length(i) + 1;
       }
-      int cap = (int) Math.min(Integer.MAX_VALUE - 16, bytes + bytes / 64 + 64);
+      long want = bytes + bytes / 64 + 64;
+      if (want > 1 << 20) want = (want + (1 << 20) - 1) & -(1 << 20); // whole MiB: a spare of the pieces before fits
+      int cap = (int) Math.min(Integer.MAX_VALUE - 16, want);
       byte[] spare = f.plan ? null : spares.poll();
       out = spare != null && spare.length >= cap ? new Bytes(spare) : new Bytes(cap);
       next = from;

@@ -29,6 +29,7 @@ import org.nvimpam.deck.DeckVersion;
 import org.nvimpam.deck.FieldLayout;
 import org.nvimpam.deck.IncludeLine;
 import org.nvimpam.deck.ProblemCode;
+import org.nvimpam.deck.RowLayout;
 import org.nvimpam.ids.GesLine;
 import org.nvimpam.ids.IdKinds;
 import org.nvimpam.ids.IdScanner;
@@ -134,10 +135,12 @@ public final class Renumber {
   private final CardLayouts table = CardLayouts.bundled();
   private final int nk = IdKinds.NAMES.size();
   private final int[] changeOf = new int[nk]; // by kind: the index of its change, -1 none
+  private final long[] offsetOf = new long[nk]; // by kind: its offset (0: none, or dense)
   private int mask;
   private Scope scope = Scope.ALL;
   // the new bytes of streamed pieces once written, for the next pieces: less garbage, fewer pages touched
   private final java.util.concurrent.ConcurrentLinkedQueue<byte[]> spares = new java.util.concurrent.ConcurrentLinkedQueue<>();
+  private final int[][][] columns = columns(table); // by entry, row: [from, to) of each field, 0-based
   private final ThreadLocal<IdScanner> scanners = ThreadLocal.withInitial(() -> new IdScanner(table));
 
   public Renumber(Options options, TreeCheck.Progress progress) {
@@ -148,6 +151,7 @@ public final class Renumber {
       Change c = options.changes().get(i);
       if (changeOf[c.kind()] >= 0) throw new IllegalArgumentException(IdKinds.name(c.kind()) + " is changed twice");
       changeOf[c.kind()] = i;
+      if (!c.dense()) offsetOf[c.kind()] = c.amount();
       mask |= IdKinds.bit(c.kind());
     }
   }
@@ -540,9 +544,7 @@ public final class Renumber {
     java.util.ArrayDeque<Future<Piece>> ahead = new java.util.ArrayDeque<>();
     long[] base = {0};
     long[] bytes = {0};
-    try (OutputStream o = tmp == null ? OutputStream.nullOutputStream()
-        : new java.io.BufferedOutputStream(Files.newOutputStream(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-            StandardOpenOption.WRITE), 1 << 20)) {
+    try (OutputStream o = tmp == null ? OutputStream.nullOutputStream() : new DirectOut(tmp)) {
       CardPieces pieces = new CardPieces(l -> {
         int n = l.lineCount();
         Piece p = new Piece(f, l, (int) base[0], 0, n, false);
@@ -791,12 +793,12 @@ public final class Renumber {
      */
     long map(int kind, int id) {
       if (subset[kind] != null && Arrays.binarySearch(subset[kind], id) < 0) return id;
-      Change c = options.changes().get(changeOf[kind]);
-      if (!c.dense()) {
-        long v = id + c.amount();
+      IntIntMap d = dense[kind];
+      if (d == null) {
+        long v = id + offsetOf[kind];
         return v < 1 || v > Integer.MAX_VALUE ? -1 : v;
       }
-      int v = dense[kind].get(id);
+      int v = d.get(id);
       return v < 0 ? 0 : v;
     }
   }
@@ -1044,7 +1046,9 @@ public final class Renumber {
       if (!f.plan) {
         for (int i = from; i < to; i++) bytes += d.length(i) + 1;
       }
-      int cap = (int) Math.min(Integer.MAX_VALUE - 16, bytes + bytes / 64 + 64);
+      long want = bytes + bytes / 64 + 64;
+      if (want > 1 << 20) want = (want + (1 << 20) - 1) & -(1 << 20); // whole MiB: a spare of the pieces before fits
+      int cap = (int) Math.min(Integer.MAX_VALUE - 16, want);
       byte[] spare = f.plan ? null : spares.poll();
       out = spare != null && spare.length >= cap ? new Bytes(spare) : new Bytes(cap);
       next = from;
@@ -1078,19 +1082,15 @@ public final class Renumber {
       hits[k + 3] = lo;
       hits[k + 4] = hi;
       if (sc.field() >= 0) {
-        FieldLayout fl = fieldOf();
-        hits[k + 5] = fl.from() - 1;
-        hits[k + 6] = fl.to();
+        int[] fl = columns[sc.entry()][sc.row()];
+        hits[k + 5] = fl[2 * sc.field()];
+        hits[k + 6] = fl[2 * sc.field() + 1];
         hits[k + 7] = sc.entry();
         hits[k + 8] = sc.row();
         hits[k + 9] = sc.field();
       } else {
         hits[k + 5] = -1;
       }
-    }
-
-    private FieldLayout fieldOf() {
-      return table.entry(sc.entry()).rows().get(sc.row()).fields().get(sc.field());
     }
 
     /** Lines {@code [next, upTo)} as they are (a plan keeps none of them). */
@@ -1340,22 +1340,45 @@ public final class Renumber {
     return s.getBytes(StandardCharsets.US_ASCII);
   }
 
-  private static int digits(long v) {
-    if (v <= Integer.MAX_VALUE) {
-      int x = (int) v; // int division: the ids are ints, and this runs for every value
-      int n = 1;
-      while (x >= 10) {
-        x /= 10;
-        n++;
+  /** Per entry and row of {@code table}: the columns {@code [from, to)} of each field, 0-based: read for every id. */
+  private static int[][][] columns(CardLayouts table) {
+    int[][][] c = new int[table.entries().size()][][];
+    for (int e = 0; e < c.length; e++) {
+      List<RowLayout> rows = table.entry(e).rows();
+      c[e] = new int[rows.size()][];
+      for (int r = 0; r < rows.size(); r++) {
+        List<FieldLayout> fs = rows.get(r).fields();
+        int[] a = c[e][r] = new int[2 * fs.size()];
+        for (int f = 0; f < fs.size(); f++) {
+          a[2 * f] = fs.get(f).from() - 1;
+          a[2 * f + 1] = fs.get(f).to();
+        }
       }
-      return n;
     }
-    int n = 1;
-    while (v >= 10) {
-      v /= 10;
-      n++;
+    return c;
+  }
+
+  private static final long[] TENS = new long[19]; // 10^i
+
+  static {
+    TENS[0] = 1;
+    for (int i = 1; i < TENS.length; i++) TENS[i] = TENS[i - 1] * 10;
+  }
+
+  /** The decimal digits of {@code v >= 0}: from its bit length, no division (this runs for every value). */
+  static int digits(long v) {
+    if (v < 10) return 1;
+    int n = ((64 - Long.numberOfLeadingZeros(v)) * 1233) >>> 12; // the digits of 2^bits, less one
+    return n + (n < TENS.length && v >= TENS[n] ? 1 : 0);
+  }
+
+  private static final byte[] PAIRS = new byte[200]; // "00" to "99"
+
+  static {
+    for (int i = 0; i < 100; i++) {
+      PAIRS[2 * i] = (byte) ('0' + i / 10);
+      PAIRS[2 * i + 1] = (byte) ('0' + i % 10);
     }
-    return n;
   }
 
   /** A growable byte array. */
@@ -1397,10 +1420,19 @@ public final class Renumber {
     void number(long v, int digits) {
       room(digits);
       int x = (int) v; // an id: an int
-      for (int i = size + digits - 1; i >= size; i--) {
-        int q = x / 10;
-        a[i] = (byte) ('0' + x - 10 * q);
+      int i = size + digits;
+      while (x >= 100) { // two digits a step
+        int q = x / 100;
+        int r = 2 * (x - 100 * q);
+        a[--i] = PAIRS[r + 1];
+        a[--i] = PAIRS[r];
         x = q;
+      }
+      if (x >= 10) {
+        a[--i] = PAIRS[2 * x + 1];
+        a[--i] = PAIRS[2 * x];
+      } else {
+        a[--i] = (byte) ('0' + x);
       }
       size += digits;
     }

@@ -419,6 +419,21 @@ class RenumberTest {
    * the old ones were, and nothing else moves; an offset whose values do not fit is refused.
    */
   @Test
+  void digitsCountsTheDecimalDigitsOfEveryMagnitude() {
+    Random rnd = new Random(35);
+    for (long p = 1; p > 0 && p <= Long.MAX_VALUE / 10; p *= 10) {
+      for (long v : new long[] {p - 1, p, p + 1, 2 * p - 1, 5 * p, 10 * p - 1}) {
+        if (v >= 1) assertEquals(Long.toString(v).length(), Renumber.digits(v), Long.toString(v));
+      }
+    }
+    for (int i = 0; i < 100_000; i++) {
+      long v = rnd.nextLong() >>> rnd.nextInt(64);
+      if (v >= 1) assertEquals(Long.toString(v).length(), Renumber.digits(v), Long.toString(v));
+    }
+    assertEquals(19, Renumber.digits(Long.MAX_VALUE));
+  }
+
+  @Test
   void everyHeaderRowWithAnIdFieldIsRenumberedInItsOwnColumns() throws Exception {
     CardLayouts table = CardLayouts.bundled();
     TreeSet<Integer> versions = new TreeSet<>();

@@ -10,11 +10,14 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.msgpack.core.MessagePacker;
 import org.nvimpam.ids.IdBuffer;
 import org.nvimpam.ids.IdKinds;
 import org.nvimpam.ids.IdService;
 import org.nvimpam.ids.IdTree;
+import org.nvimpam.ids.IntList;
 import org.nvimpam.ids.IncludeFiles;
 import org.nvimpam.lines.LineSource;
 import org.nvimpam.model.Merge;
@@ -25,7 +28,9 @@ import org.nvimpam.rpc.Encoder;
  * :NvimpamMerge: the headless {@code merge} ({@link Merge#plan}) of a buffer's deck with other
  * decks, each tree as the plugin holds it (open files as their buffers hold them, unsaved edits
  * included; the others as on disk), off Neovim's main loop; nothing is written: Lua makes the
- * output files new buffers. The answer: {@code {files = [{name, lines, eol, buf}], notes = [{file,
+ * output files new buffers, their lines asked for a page at a time ({@link #lines}: a large answer
+ * would hold Neovim's main loop while it is decoded). The answer: {@code {token, files = [{name,
+ * count, eol, buf}], notes = [{file,
  * lnum, text}], refusals = [{file|buf, lnum, col, text}]}}: {@code buf} the buffer the file comes
  * from, if any (its 'fileformat'), {@code lnum} 1-based (0: none); the notes and refusals are the
  * lines the headless merge prints, without their {@code FILE:LINE:} (paths shown from {@code cwd}).
@@ -73,27 +78,22 @@ final class MergeCall {
     Merge.Plan plan = m.plan(inputs);
     Path here = path(cwd);
     List<Merge.Note> notes = Merge.notes(plan.result(), here);
+    List<Pending> files = new ArrayList<>();
+    for (Merge.Produced f : plan.files()) files.add(Pending.of(f.bytes()));
+    long token = NEXT.incrementAndGet();
+    PENDING.clear(); // one merge at a time: an earlier one's pages are no longer fetched
+    if (!files.isEmpty()) PENDING.put(token, files);
     return out -> {
-      out.packMapHeader(3);
+      out.packMapHeader(4);
+      out.packString("token").packLong(token);
       out.packString("files").packArrayHeader(plan.files().size());
-      for (Merge.Produced f : plan.files()) {
+      for (int k = 0; k < files.size(); k++) {
+        Merge.Produced f = plan.files().get(k);
         IdTree.Member from = trees.get(f.deck()).members().get(f.file());
-        byte[] a = f.bytes();
-        List<int[]> lines = new ArrayList<>();
-        int s = 0;
-        for (int i = 0; i < a.length; i++) {
-          if (a[i] == '\n') {
-            lines.add(new int[] {s, i});
-            s = i + 1;
-          }
-        }
-        boolean eol = s == a.length;
-        if (!eol) lines.add(new int[] {s, a.length});
         out.packMapHeader(from.live() != null ? 4 : 3);
         out.packString("name").packString(f.target().toString());
-        out.packString("lines").packArrayHeader(lines.size());
-        for (int[] l : lines) out.packRawStringHeader(l[1] - l[0]).writePayload(a, l[0], l[1] - l[0]);
-        out.packString("eol").packBoolean(eol);
+        out.packString("count").packInt(files.get(k).count());
+        out.packString("eol").packBoolean(files.get(k).eol());
         if (from.live() != null) out.packString("buf").packLong(from.live().bufferId());
       }
       out.packString("notes").packArrayHeader(notes.size());
@@ -113,6 +113,53 @@ final class MergeCall {
           out.packString("col").packInt(x.col() + 1);
         }
         out.packString("text").packString(x.message());
+      }
+    };
+  }
+
+  /** An output file's bytes and where its lines start ({@code count + 1} offsets, each after a line feed). */
+  private record Pending(byte[] bytes, int[] starts, int count, boolean eol) {
+    static Pending of(byte[] a) {
+      IntList starts = new IntList();
+      starts.add(0);
+      for (int i = 0; i < a.length; i++) {
+        if (a[i] == '\n') starts.add(i + 1);
+      }
+      boolean eol = starts.a[starts.size - 1] == a.length;
+      if (!eol) starts.add(a.length + 1);
+      int count = starts.size - 1;
+      return new Pending(a, java.util.Arrays.copyOf(starts.a, starts.size), count, eol);
+    }
+  }
+
+  private static final AtomicLong NEXT = new AtomicLong();
+  /** The files of the last merge, by token, until Lua has them all (its pages are asked for one by one). */
+  private static final Map<Long, List<Pending>> PENDING = new ConcurrentHashMap<>();
+
+  /**
+   * {@code args}: the merge's token, a file (0-based), the first line (0-based) and how many: those
+   * lines, without line ends. A negative count forgets the merge.
+   */
+  static Encoder lines(List<Object> args) {
+    if (args.size() < 4 || !(args.get(0) instanceof Number token) || !(args.get(1) instanceof Number file)
+        || !(args.get(2) instanceof Number from) || !(args.get(3) instanceof Number count)) {
+      throw new IllegalArgumentException("merge_lines takes a token, a file, the first line and a count");
+    }
+    if (count.intValue() < 0) {
+      PENDING.remove(token.longValue());
+      return out -> out.packArrayHeader(0);
+    }
+    List<Pending> files = PENDING.get(token.longValue());
+    if (files == null) throw new IllegalArgumentException("nvimpam: the merge is no longer held (run it again)");
+    Pending f = files.get(file.intValue());
+    int a = Math.max(0, from.intValue());
+    int b = Math.min(f.count(), a + count.intValue());
+    return out -> {
+      out.packArrayHeader(Math.max(0, b - a));
+      for (int i = a; i < b; i++) {
+        int s = f.starts()[i];
+        int e = f.starts()[i + 1] - 1;
+        out.packRawStringHeader(e - s).writePayload(f.bytes(), s, e - s);
       }
     };
   }

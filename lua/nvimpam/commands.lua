@@ -225,6 +225,15 @@ M.list = {
       require('nvimpam.renumber').command(o, true)
     end,
   },
+  {
+    name = 'NvimpamMerge',
+    nargs = '+',
+    complete = 'file',
+    desc = 'nvimpam: merge this deck with others into new buffers under {outdir}, as `merge -o OUTDIR` writes them',
+    run = function(o)
+      require('nvimpam.merge').command(o)
+    end,
+  },
 }
 
 local by_name = {}

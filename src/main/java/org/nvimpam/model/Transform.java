@@ -196,6 +196,8 @@ public final class Transform {
     while (e > s && a[e - 1] == ' ') e--;
     if (s == e) return BigDecimal.ZERO;
     if (Double.isNaN(FieldValues.number(a, s, e))) return null;
+    BigDecimal quick = plain(a, s, e);
+    if (quick != null) return quick;
     StringBuilder b = new StringBuilder(e - s + 2);
     boolean digit = false;
     boolean exp = false;
@@ -220,6 +222,50 @@ public final class Transform {
     } catch (NumberFormatException x) {
       return null;
     }
+  }
+
+  /**
+   * The number of the common form {@code [sign]digits[.digits][E|D[sign]digits]} (or a sign after
+   * the digits for the exponent) in {@code a[s, e)} with at most 18 digits, as {@link #read} makes
+   * it (the same unscaled value and scale) without a string; null for any other form.
+   */
+  private static BigDecimal plain(byte[] a, int s, int e) {
+    int i = s;
+    boolean neg = false;
+    if (a[i] == '-' || a[i] == '+') neg = a[i++] == '-';
+    long unscaled = 0;
+    int digits = 0;
+    int scale = 0;
+    boolean point = false;
+    for (; i < e; i++) {
+      byte c = a[i];
+      if (c >= '0' && c <= '9') {
+        if (++digits > 18) return null;
+        unscaled = 10 * unscaled + (c - '0');
+        if (point) scale++;
+      } else if (c == '.' && !point) {
+        point = true;
+      } else {
+        break;
+      }
+    }
+    if (digits == 0) return null;
+    if (i < e) {
+      byte c = a[i];
+      if (c == 'e' || c == 'E' || c == 'd' || c == 'D') i++;
+      else if (c != '+' && c != '-') return null;
+      boolean expNeg = false;
+      if (i < e && (a[i] == '-' || a[i] == '+')) expNeg = a[i++] == '-';
+      int exp = 0;
+      int expDigits = 0;
+      for (; i < e; i++) {
+        byte d = a[i];
+        if (d < '0' || d > '9' || ++expDigits > 6) return null;
+        exp = 10 * exp + (d - '0');
+      }
+      scale -= expNeg ? -exp : exp;
+    }
+    return BigDecimal.valueOf(neg ? -unscaled : unscaled, scale);
   }
 
   // The plan ------------------------------------------------------------------------------------
@@ -660,6 +706,7 @@ public final class Transform {
         geoSet |= b == null || b.signum() != 0;
         continue;
       }
+      if (slot >= S_X && slot < S_X + 3) continue; // a node's coordinates are read where it is rewritten
       v[slot] = DeckNumber.read(a, off, len, f[k + 1], f[k + 2], 0);
       if (slot >= S_NODE1 && slot < S_NODE1 + 20) {
         fieldLine[slot - S_NODE1] = line;

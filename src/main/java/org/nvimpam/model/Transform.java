@@ -459,6 +459,7 @@ public final class Transform {
   final Op op;
   final boolean all; // every node moves: no set to look a node up in
   final boolean keepElements; // the elements are needed: to reverse, or to find a part's nodes
+  private final boolean[] kept = new boolean[3]; // by coordinate: the transform leaves it as it is (c + 0 + (p - c) is p)
   private final RowWalker walker = new RowWalker(TABLE);
   private final double[] v = new double[S_COG + 1];
   private final int[] fieldLine = new int[20];
@@ -469,6 +470,11 @@ public final class Transform {
   Transform(Scope scope, Op op) {
     this.scope = scope;
     this.op = op;
+    for (int k = 0; k < 3; k++) {
+      boolean same = op.d()[k].signum() == 0;
+      for (int j = 0; j < 3; j++) same &= op.m()[k][j].compareTo(j == k ? BigDecimal.ONE : BigDecimal.ZERO) == 0;
+      kept[k] = same;
+    }
     this.keepElements = op.reflects() || scope instanceof Parts;
     this.all = scope instanceof All && !op.reflects();
   }
@@ -726,7 +732,7 @@ public final class Transform {
   static final class Changed {
     private final IntList lines = new IntList();
     private final List<byte[]> texts = new ArrayList<>();
-    private final IntIntMap at = new IntIntMap(); // line -> its index
+    private IntIntMap at; // line -> its index, once a line came out of order (before: the lines ascend)
     private int[] order; // the indexes in line order
     final List<Note> refusals = new ArrayList<>();
     int moved;
@@ -745,23 +751,38 @@ public final class Transform {
       return texts.get(order[k]);
     }
 
+    private int index(int line) {
+      if (at != null) return at.get(line);
+      int i = Arrays.binarySearch(lines.a, 0, lines.size, line);
+      return i < 0 ? -1 : i;
+    }
+
     byte[] get(int line) {
-      int i = at.get(line);
+      int i = index(line);
       return i < 0 ? null : texts.get(i);
     }
 
     void put(int line, byte[] text) {
-      int i = at.get(line);
+      int i = index(line);
       if (i >= 0) {
         texts.set(i, text);
         return;
       }
-      at.put(line, lines.size);
+      if (at == null && lines.size > 0 && line < lines.a[lines.size - 1]) {
+        at = new IntIntMap();
+        for (int k = 0; k < lines.size; k++) at.put(lines.a[k], k);
+      }
+      if (at != null) at.put(line, lines.size);
       lines.add(line);
       texts.add(text);
     }
 
     void sort() {
+      if (at == null) {
+        order = new int[lines.size];
+        for (int i = 0; i < order.length; i++) order[i] = i;
+        return;
+      }
       long[] k = new long[lines.size];
       for (int i = 0; i < k.length; i++) k[i] = (long) lines.a[i] << 32 | i;
       Arrays.sort(k);
@@ -876,6 +897,7 @@ public final class Transform {
     }
     byte[] out = a;
     for (int k = 0; k < 3; k++) {
+      if (kept[k]) continue;
       BigDecimal q = op.apply(p, k);
       if (q.compareTo(p[k]) == 0) continue;
       int fs = cols[2 * k];

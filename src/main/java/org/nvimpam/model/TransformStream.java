@@ -68,6 +68,8 @@ public final class TransformStream {
   private final boolean parts;
   private final int threads;
   private final ThreadLocal<Transform> scanners;
+  // the new bytes of pieces once written, for the next pieces: less garbage, fewer pages touched
+  private final java.util.concurrent.ConcurrentLinkedQueue<byte[]> spares = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
   private TransformStream(Transform.Op op, boolean parts, int threads) {
     this.op = op;
@@ -257,13 +259,14 @@ public final class TransformStream {
    * The new bytes of piece {@code l} (lines {@code base, …} of the file), each line ended by a
    * newline. {@code t} is only read here: its second pass keeps no state of its own.
    */
-  private static Out bytes(Transform t, int index, ChunkLines l, int base, Transform.Scan s, Transform.Moves m) {
+  private Out bytes(Transform t, int index, ChunkLines l, int base, Transform.Scan s, Transform.Moves m) {
     Transform.Changed c = t.changes(index, l, base, s, m);
     int n = l.lineCount();
     long cap = 16;
     for (int i = 0; i < n; i++) cap += l.length(i) + 1;
     for (int k = 0; k < c.size(); k++) cap += c.text(k).length;
-    byte[] out = new byte[(int) Math.min(Integer.MAX_VALUE - 16, cap)];
+    byte[] spare = spares.poll();
+    byte[] out = spare != null && spare.length >= cap ? spare : new byte[(int) Math.min(Integer.MAX_VALUE - 16, cap + cap / 8)];
     int size = 0;
     int k = 0;
     boolean differs = false;
@@ -289,12 +292,13 @@ public final class TransformStream {
   }
 
   /** Writes a piece's bytes and takes its refusals; {@code unterminated}: the file's last line has no newline. */
-  private static void put(Future<Out> x, OutputStream o, boolean unterminated, List<Transform.Note> refusals, int[] counts)
+  private void put(Future<Out> x, OutputStream o, boolean unterminated, List<Transform.Note> refusals, int[] counts)
       throws IOException {
     Out p = get(x);
     int n = p.size();
     if (unterminated && n > 0 && p.bytes()[n - 1] == '\n') n--;
     o.write(p.bytes(), 0, n);
+    if (spares.size() < 2 * threads + 4) spares.add(p.bytes());
     refusals.addAll(p.changed().refusals);
     counts[0] += p.changed().moved;
     if (p.differs()) counts[1] = 1;

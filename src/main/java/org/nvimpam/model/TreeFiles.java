@@ -25,8 +25,9 @@ import org.nvimpam.lines.LineSource;
 
 /**
  * A deck's include tree read whole from files, edited line by line and written under a folder of
- * its own with the same relative paths (or over itself, when allowed): what the headless
- * {@code transform} and {@code extract} share. Every target is checked before anything is
+ * its own with the same relative paths (or over itself, when allowed): how the headless
+ * {@code extract} writes; the headless {@code transform} ({@link TransformStream}, which streams
+ * the files) shares the targets and how they are moved into place. Every target is checked before anything is
  * written; the files go to temporary files beside their targets, all moved into place at the end.
  */
 public final class TreeFiles {

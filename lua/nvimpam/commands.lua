@@ -222,6 +222,15 @@ M.list = {
       require('nvimpam.deck.renumber').command(o, true)
     end,
   },
+  {
+    name = 'NvimpamMerge',
+    nargs = '+',
+    complete = 'file',
+    desc = 'nvimpam: merge this deck with others into new buffers under {outdir}, as `merge -o OUTDIR` writes them',
+    run = function(o)
+      require('nvimpam.deck.merge').command(o)
+    end,
+  },
 }
 
 local by_name = {}

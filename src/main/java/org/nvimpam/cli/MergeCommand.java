@@ -81,7 +81,7 @@ public final class MergeCommand implements Callable<Integer> {
     try {
       for (String s : offsets) {
         if (s.trim().equals("auto")) continue;
-        Renumber.Change c = step(s);
+        Renumber.Change c = Merge.step(s);
         if (steps.put(c.kind(), c.amount()) != null) return usage(err, IdKinds.name(c.kind()) + " is given twice");
       }
     } catch (IllegalArgumentException e) {
@@ -113,10 +113,8 @@ public final class MergeCommand implements Callable<Integer> {
         return 2;
       }
     }
-    for (Merge.Member m : r.members()) stdout.println(shown(m.deck()) + ": " + offsets(m));
-    for (Merge.Renamed x : r.renamed()) stdout.println(shown(x.deck()) + ": group '" + x.from() + "' renamed '" + x.to() + "'");
-    for (Merge.LeftOut x : r.leftOut()) stdout.println(shown(x.file()) + ":" + (x.line() + 1) + ": left out: " + x.text());
-    for (Merge.Copied x : r.copied()) stdout.println(shown(x.from()) + ": copied to " + shown(x.to()));
+    Path cwd = Path.of("").toAbsolutePath();
+    for (Merge.Note x : Merge.notes(r, cwd)) stdout.println(x.print(cwd));
     if (r.refused()) {
       for (Renumber.Refusal x : r.refusals()) {
         String at = x.file() == null ? "" : shown(x.file()) + ":" + (x.line() + 1) + ":" + (x.col() + 1) + ": ";
@@ -133,35 +131,9 @@ public final class MergeCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** The offsets of a deck: {@code node +20000 (auto), part +100}, or none. */
-  private static String offsets(Merge.Member m) {
-    StringBuilder s = new StringBuilder();
-    for (int k = 1; k < m.offsets().length; k++) {
-      if (m.offsets()[k] == 0) continue;
-      if (s.length() > 0) s.append(", ");
-      s.append(IdKinds.name(k)).append(' ').append(m.offsets()[k] > 0 ? "+" : "").append(m.offsets()[k]).append(m.auto()[k] ? " (auto)" : "");
-    }
-    return (s.length() == 0 ? "ids kept" : "offsets " + s) + ", into " + shown(m.folder());
-  }
-
   /** A path as given: relative to the working folder when it lies in it. */
   private static String shown(Path p) {
-    Path cwd = Path.of("").toAbsolutePath();
-    Path a = p.toAbsolutePath().normalize();
-    return a.startsWith(cwd) && !a.equals(cwd) ? cwd.relativize(a).toString() : a.toString();
-  }
-
-  private static Renumber.Change step(String spec) {
-    int eq = spec.indexOf('=');
-    if (eq <= 0) throw new IllegalArgumentException("\"" + spec + "\" is neither auto nor KIND=N");
-    long amount;
-    try {
-      amount = Long.parseLong(spec.substring(eq + 1).trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("\"" + spec + "\": " + spec.substring(eq + 1) + " is no integer");
-    }
-    if (amount < 1) throw new IllegalArgumentException("\"" + spec + "\": the step of an offset must be 1 or more");
-    return Renumber.change(spec.substring(0, eq).trim(), amount, false);
+    return Merge.shown(p, Path.of("").toAbsolutePath());
   }
 
   private int usage(PrintWriter err, String why) {

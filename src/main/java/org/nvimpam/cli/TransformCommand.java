@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.nvimpam.ids.IncludeFiles;
 import org.nvimpam.model.Transform;
+import org.nvimpam.model.TransformStream;
 import org.nvimpam.model.TreeFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -68,6 +69,9 @@ public final class TransformCommand implements Callable<Integer> {
   @Option(names = "--lines", paramLabel = "FILE:A-B", description = "Only the NODE cards on lines A to B (1-based) of FILE, a file of the tree.")
   private String lines;
 
+  @Option(names = "--threads", paramLabel = "N", description = "Worker threads (default: the processors available).")
+  private Integer threads;
+
   @Option(names = "--in-place", description = "Allow overwriting the deck's own files (each is replaced whole, once all are written).")
   private boolean inPlace;
 
@@ -79,82 +83,65 @@ public final class TransformCommand implements Callable<Integer> {
     if (out == null && !inPlace) return usage(err, "no OUTDIR given (-o OUTDIR, or --in-place to overwrite the deck's files)");
     if (!parts.isEmpty() && lines != null) return usage(err, "--part and --lines: give one of them");
     if (shared && parts.isEmpty()) return usage(err, "--shared goes with --part");
+    if (threads != null && threads < 1) return usage(err, "--threads must be 1 or more, not " + threads);
     Transform.Op op;
     try {
       op = Transform.parse(words);
     } catch (IllegalArgumentException e) {
       return usage(err, e.getMessage());
     }
-    TreeFiles.Tree tree;
+    TransformStream.Result r;
     try {
-      tree = TreeFiles.read(deck);
+      r = TransformStream.run(deck, out, inPlace, op, !parts.isEmpty(), this::scope, threads != null ? threads : Runtime.getRuntime().availableProcessors());
     } catch (IncludeFiles.Unreadable e) {
       err.println("nvimpam transform: " + deck + " " + e.getMessage());
       err.flush();
       return 2;
-    } catch (IOException e) {
+    } catch (IllegalArgumentException e) {
+      return usage(err, e.getMessage());
+    } catch (IOException | java.io.UncheckedIOException e) {
       err.println("nvimpam transform: " + e.getMessage() + " (nothing written)");
       err.flush();
       return 2;
     }
-    Transform.Scope scope;
-    try {
-      scope = scope(tree);
-    } catch (IllegalArgumentException e) {
-      return usage(err, e.getMessage());
-    }
-    List<Transform.Note> refusals = new ArrayList<>(tree.problems());
-    List<Path> targets = TreeFiles.targets(tree, out, inPlace, refusals);
-    Transform.Result r = Transform.plan(List.copyOf(tree.files()), scope, op);
-    refusals.addAll(r.refusals());
-    for (Transform.Note n : r.untouched()) stdout.println(where(tree, n) + ": note: " + n.message());
-    if (!refusals.isEmpty()) {
-      for (Transform.Note n : refusals) stdout.println(where(tree, n) + ": error: " + n.message());
+    for (Transform.Note n : r.untouched()) stdout.println(where(r, n) + ": note: " + n.message());
+    if (r.refused()) {
+      for (Transform.Note n : r.refusals()) stdout.println(where(r, n) + ": error: " + n.message());
       stdout.flush();
-      err.println("nvimpam transform: " + deck + ": refused, " + refusals.size() + " reason" + (refusals.size() == 1 ? "" : "s")
+      err.println("nvimpam transform: " + deck + ": refused, " + r.refusals().size() + " reason" + (r.refusals().size() == 1 ? "" : "s")
           + " (above); nothing written");
       err.flush();
       return 1;
     }
     stdout.flush();
-    List<TreeFiles.Content> contents = new ArrayList<>();
-    int changedFiles = 0;
-    for (int i = 0; i < tree.files().size(); i++) {
-      TreeFiles.File f = tree.files().get(i);
-      List<Transform.Edit> edits = List.of();
-      for (Transform.FileEdits fe : r.files()) {
-        if (fe.file() == i) edits = fe.edits();
-      }
-      if (!edits.isEmpty()) changedFiles++;
-      List<Transform.Edit> e = edits;
-      contents.add(o -> Transform.write(f.deck(), e, f.lastTerminated(), o));
-    }
-    try {
-      TreeFiles.write(targets, contents);
-    } catch (IOException e) {
-      err.println("nvimpam transform: " + e.getMessage() + " (nothing written)");
-      err.flush();
-      return 2;
-    }
+    int files = r.files().size();
     err.println("nvimpam transform: " + deck + ": " + op.text() + ": " + r.nodes() + " node" + (r.nodes() == 1 ? "" : "s") + " moved"
         + (r.reversed() > 0 ? ", " + r.reversed() + " element" + (r.reversed() == 1 ? "" : "s") + " reversed" : "")
-        + " in " + changedFiles + " of " + tree.files().size() + " file" + (tree.files().size() == 1 ? "" : "s")
-        + ", written to " + targets.get(0).getParent()
+        + " in " + r.changedFiles() + " of " + files + " file" + (files == 1 ? "" : "s")
+        + ", written to " + r.targets().get(0).getParent()
         + (r.untouched().isEmpty() ? "" : "; " + r.untouched().size() + " card" + (r.untouched().size() == 1 ? "" : "s")
             + " with geometry of their own not transformed (notes above)"));
     err.flush();
     return 0;
   }
 
-  private Transform.Scope scope(TreeFiles.Tree tree) {
+  /** The scope, once the tree's files are known; else why not. */
+  private Transform.Scope scope(List<Path> files) {
     if (!parts.isEmpty()) return new Transform.Parts(parts.stream().mapToInt(Integer::intValue).toArray(), shared);
     if (lines == null) return new Transform.All();
-    int[] r = lineRange(tree, lines);
+    int[] r = lineRange(files.get(0), files, lines);
     return new Transform.Lines(r[0], r[1], r[2]);
   }
 
   /** {@code --lines FILE:A-B}: the index of FILE in the tree, and lines A and B 0-based; else why not. */
   static int[] lineRange(TreeFiles.Tree tree, String lines) {
+    List<Path> files = new ArrayList<>();
+    for (TreeFiles.File f : tree.files()) files.add(f.path());
+    return lineRange(tree.root(), files, lines);
+  }
+
+  /** As {@link #lineRange(TreeFiles.Tree, String)}, for the tree of {@code root} whose files are {@code files}. */
+  static int[] lineRange(Path root, List<Path> files, String lines) {
     int colon = lines.lastIndexOf(':');
     int dash = colon < 0 ? -1 : lines.indexOf('-', colon);
     if (colon <= 0 || dash < 0) throw new IllegalArgumentException("--lines " + lines + ": not FILE:A-B");
@@ -168,17 +155,17 @@ public final class TransformCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--lines " + lines + ": A and B are line numbers");
     }
     if (a < 1 || b < a) throw new IllegalArgumentException("--lines " + lines + ": lines from 1, A up to B");
-    Path dir = tree.root().getParent();
+    Path dir = root.getParent();
     for (Path candidate : List.of(file.toAbsolutePath().normalize(), dir.resolve(file).normalize())) {
-      for (int i = 0; i < tree.files().size(); i++) {
-        if (tree.files().get(i).path().equals(candidate)) return new int[] {i, a - 1, b - 1};
+      for (int i = 0; i < files.size(); i++) {
+        if (files.get(i).equals(candidate)) return new int[] {i, a - 1, b - 1};
       }
     }
     throw new IllegalArgumentException("--lines: " + file + " is no file of the deck's tree");
   }
 
-  private String where(TreeFiles.Tree tree, Transform.Note n) {
-    String file = n.file() < 0 ? deck.toString() : CheckCommand.display(deck, tree.root(), tree.files().get(n.file()).path());
+  private String where(TransformStream.Result r, Transform.Note n) {
+    String file = n.file() < 0 ? deck.toString() : CheckCommand.display(deck, r.root(), r.files().get(n.file()));
     return file + ":" + (n.line() + 1) + ":" + (n.col() + 1);
   }
 

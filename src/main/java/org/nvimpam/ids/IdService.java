@@ -105,6 +105,23 @@ public final class IdService {
     return t;
   }
 
+  /**
+   * The tree whose root is the deck {@code file} (absolute, normalized): from the buffer showing
+   * it, else from the file as on disk; its other files as their buffers hold them where open. A
+   * file that cannot be read throws why.
+   */
+  public IdTree treeAt(Path file) throws IncludeFiles.Unreadable {
+    IdBuffer open = showing(file);
+    if (open != null) return treeFrom(open);
+    IncludeFiles.Entry e = files.get(file, CardLayouts.bundled().newestVersion());
+    if (e.error() != null) throw e.error();
+    IdTree t = IdTree.of(e, this::showing, files);
+    for (IdTree.Member m : t.members()) {
+      if (m.live() != null) ensureBuilt(m.live());
+    }
+    return t;
+  }
+
   private static void ensureBuilt(IdBuffer b) {
     b.inSteps(BufferIds::buildStep);
   }

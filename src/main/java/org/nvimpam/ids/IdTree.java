@@ -79,6 +79,21 @@ public final class IdTree {
     IdTree t = new IdTree(v == null ? -1 : v);
     Member m = new Member(root.file(), root, null);
     t.members.add(m);
+    t.walk(m, buffers, files);
+    return t;
+  }
+
+  /** The tree whose root is the file {@code root} as read from disk (no buffer shows it). */
+  public static IdTree of(IncludeFiles.Entry root, Buffers buffers, IncludeFiles files) {
+    IdTree t = new IdTree(root.version());
+    Member m = new Member(root.path(), null, root);
+    t.members.add(m);
+    t.walk(m, buffers, files);
+    return t;
+  }
+
+  private void walk(Member m, Buffers buffers, IncludeFiles files) {
+    IdTree t = this;
     IncludeWalk.walk(m, new IncludeWalk.Members<Member>() {
       @Override
       public Path path(Member x) {
@@ -110,7 +125,6 @@ public final class IdTree {
         t.problems.add(new Problem(in, at, top, code, message));
       }
     });
-    return t;
   }
 
   static List<IncludeLine> includesOf(Member m) {

@@ -52,7 +52,9 @@ import org.nvimpam.lines.Lines;
  * INPUTVERSION or UNIT, clashing ids, values that no longer fit their fields, files that cannot be
  * written. Each deck is offset from a staging copy of its tree in a temporary folder (removed at
  * the end), where its INCLU names are already rewritten, so that the offset sees the tree as it
- * will be; the output files are then written beside their targets and moved into place.
+ * will be; the output files are then written beside their targets and moved into place. {@link
+ * #plan} merges trees whose lines are held elsewhere (Neovim's buffers) the same way, in memory,
+ * and returns the output files' bytes instead of writing them.
  */
 public final class Merge {
   /** The master deck's name in the output folder. */
@@ -82,6 +84,21 @@ public final class Merge {
   /** A file outside its deck's folder, copied to {@code to}. */
   public record Copied(Path from, Path to) {}
 
+  /** One file of a deck's tree whose lines are held elsewhere (a buffer's, or a file as read), for {@link #plan}. */
+  public record Source(Path path, LineSource lines, int version, boolean lastTerminated) {}
+
+  /**
+   * A deck's tree for {@link #plan}: its files in include order, the top file first, each once;
+   * {@code problems}: the INCLU lines that could not be followed.
+   */
+  public record Input(List<Source> files, List<Renumber.Refusal> problems) {}
+
+  /** One file of the merged tree: where it goes, its bytes, and the deck and file (indexes) it comes from (the master: 0, 0). */
+  public record Produced(Path target, byte[] bytes, int deck, int file) {}
+
+  /** What {@link #plan} found: the result (nothing written), and when nothing is refused the files, the master first. */
+  public record Plan(Result result, List<Produced> files) {}
+
   /** What a merge did, or why it refused (then nothing was written). */
   public record Result(List<Member> members, Path master, List<Renamed> renamed, List<LeftOut> leftOut, List<Copied> copied,
       List<Path> written, List<Renumber.Refusal> refusals) {
@@ -106,15 +123,17 @@ public final class Merge {
   /** One file of a deck's tree. */
   private static final class Src {
     final Path path;
-    Deck deck; // until the tree is staged
+    LineSource deck; // until the tree is staged
     int version;
+    boolean terminated = true; // a file's last line ends with a line feed (for a plan)
+    Lines result; // after the offset (for a plan)
     Path rel; // its place under the deck's folder
     boolean outside;
     final List<Rewrite> rewrites = new ArrayList<>();
     Path staged; // the tree's copy the offset reads
     Path current; // the file holding its bytes after the offset
 
-    Src(Path path, Deck deck) {
+    Src(Path path, LineSource deck) {
       this.path = path;
       this.deck = deck;
     }
@@ -162,6 +181,43 @@ public final class Merge {
       read(t, refusals);
       trees.add(t);
     }
+    return merge(trees, refusals, null);
+  }
+
+  /**
+   * Merges the trees {@code decks} (the first one's control section kept) as {@link #run} merges
+   * decks from files, {@link Options#decks} aside: the same checks (an output file that exists
+   * among them), the same bytes, returned instead of written.
+   */
+  public Plan plan(List<Input> decks) throws IOException {
+    List<Renumber.Refusal> refusals = new ArrayList<>();
+    List<Tree> trees = new ArrayList<>();
+    Set<String> folders = new HashSet<>();
+    for (Input in : decks) {
+      Source first = in.files().get(0);
+      Tree t = new Tree(trees.size(), first.path().toAbsolutePath().normalize());
+      t.folder = unique(stem(t.top.getFileName().toString()), folders);
+      for (Source s : in.files()) {
+        Src f = new Src(s.path().toAbsolutePath().normalize(), s.lines());
+        f.version = s.version();
+        f.terminated = s.lastTerminated();
+        t.files.add(f);
+      }
+      t.declared = DeckVersion.declared(first.lines());
+      for (Renumber.Refusal x : in.problems()) {
+        t.complete = false;
+        refusals.add(new Renumber.Refusal(x.file(), x.line(), x.col(), x.message() + ": the deck cannot be merged without it"));
+      }
+      definitions(t);
+      trees.add(t);
+    }
+    List<Produced> files = new ArrayList<>();
+    Result r = merge(trees, refusals, files);
+    return new Plan(r, r.refused() ? List.of() : files);
+  }
+
+  /** The merge of the trees read: written, or with {@code produced} (a plan) kept in memory and added there. */
+  private Result merge(List<Tree> trees, List<Renumber.Refusal> refusals, List<Produced> produced) throws IOException {
     Path out = options.outDir().toAbsolutePath().normalize();
     sameSettings(trees, refusals);
     offsets(trees);
@@ -181,6 +237,21 @@ public final class Merge {
     }
     boolean complete = trees.stream().allMatch(x -> x.complete);
     if (!complete) return new Result(members, out.resolve(MASTER), renamed, List.of(), copied, List.of(), refusals);
+    if (produced != null) {
+      for (Tree t : trees) offset(t, refusals);
+      List<LeftOut> left = new ArrayList<>();
+      List<Output> outputs = new ArrayList<>();
+      ControlSection first = null;
+      for (Tree t : trees) {
+        if (t.files.get(0).result == null) continue; // its offset refused: nothing to finish
+        ControlSection c = finish(t, outputs, left, refusals);
+        if (t.index == 0) first = c;
+      }
+      if (!refusals.isEmpty()) return new Result(members, out.resolve(MASTER), renamed, left, copied, List.of(), refusals);
+      produced.add(new Produced(out.resolve(MASTER), master(trees, first, out), 0, 0));
+      for (Output x : outputs) produced.add(new Produced(x.target(), x.bytes(), x.src()[0], x.src()[1]));
+      return new Result(members, out.resolve(MASTER), renamed, left, copied, List.of(), List.of());
+    }
     Path stage = Files.createTempDirectory("nvimpam-merge");
     try {
       for (Tree t : trees) {
@@ -196,7 +267,7 @@ public final class Merge {
         if (t.index == 0) first = c;
       }
       if (!refusals.isEmpty()) return new Result(members, out.resolve(MASTER), renamed, left, copied, List.of(), refusals);
-      outputs.add(0, new Output(out.resolve(MASTER), master(trees, first, out), null));
+      outputs.add(0, new Output(out.resolve(MASTER), master(trees, first, out), null, null));
       return new Result(members, out.resolve(MASTER), renamed, left, copied, write(outputs), List.of());
     } finally {
       delete(stage);
@@ -246,6 +317,11 @@ public final class Merge {
     } catch (java.io.UncheckedIOException e) {
       throw e.getCause();
     }
+    definitions(t);
+  }
+
+  /** The ids and group titles the tree defines, and its units. */
+  private void definitions(Tree t) {
     IntList[] ids = new IntList[nk];
     IdScanner sc = new IdScanner(table);
     for (Src f : t.files) {
@@ -260,7 +336,7 @@ public final class Merge {
       });
     }
     for (int k = 0; k < nk; k++) t.defs[k] = ids[k] == null ? new int[0] : sortedUnique(ids[k]);
-    units(t, top.deck);
+    units(t, t.files.get(0).deck);
   }
 
   private Src file(Path p) throws IOException {
@@ -338,6 +414,61 @@ public final class Merge {
         if (d.length > 0) max = Math.max(max, d[d.length - 1] + t.offsets[k]);
       }
     }
+  }
+
+  /**
+   * One line of what a merge reports: {@code file} and {@code line} (0-based; -1: the file only)
+   * where it is, {@code text} what follows them.
+   */
+  public record Note(Path file, int line, String text) {
+    /** As the headless merge prints it: {@code FILE[:LINE]: TEXT}, paths {@link #shown} from {@code cwd}. */
+    public String print(Path cwd) {
+      return shown(file, cwd) + (line >= 0 ? ":" + (line + 1) : "") + ": " + text;
+    }
+  }
+
+  /** What a merge reports, refusals aside: each deck's offsets, the groups renamed, the control lines left out, the files copied. */
+  public static List<Note> notes(Result r, Path cwd) {
+    List<Note> out = new ArrayList<>();
+    for (Member m : r.members()) out.add(new Note(m.deck(), -1, offsets(m, cwd)));
+    for (Renamed x : r.renamed()) out.add(new Note(x.deck(), -1, "group '" + x.from() + "' renamed '" + x.to() + "'"));
+    for (LeftOut x : r.leftOut()) out.add(new Note(x.file(), x.line(), "left out: " + x.text()));
+    for (Copied x : r.copied()) out.add(new Note(x.from(), -1, "copied to " + shown(x.to(), cwd)));
+    return out;
+  }
+
+  /** The offsets of a deck: {@code node +20000 (auto), part +100}, or none. */
+  private static String offsets(Member m, Path cwd) {
+    StringBuilder s = new StringBuilder();
+    for (int k = 1; k < m.offsets().length; k++) {
+      if (m.offsets()[k] == 0) continue;
+      if (s.length() > 0) s.append(", ");
+      s.append(IdKinds.name(k)).append(' ').append(m.offsets()[k] > 0 ? "+" : "").append(m.offsets()[k]).append(m.auto()[k] ? " (auto)" : "");
+    }
+    return (s.length() == 0 ? "ids kept" : "offsets " + s) + ", into " + shown(m.folder(), cwd);
+  }
+
+  /** A path as given: relative to the folder {@code cwd} (absolute) when it lies in it. */
+  public static String shown(Path p, Path cwd) {
+    Path a = p.toAbsolutePath().normalize();
+    return a.startsWith(cwd) && !a.equals(cwd) ? cwd.relativize(a).toString() : a.toString();
+  }
+
+  /**
+   * The step of {@code spec}, {@code KIND=N} (an {@code --offset} word that is not auto), or why it
+   * is none.
+   */
+  public static Renumber.Change step(String spec) {
+    int eq = spec.indexOf('=');
+    if (eq <= 0) throw new IllegalArgumentException("\"" + spec + "\" is neither auto nor KIND=N");
+    long amount;
+    try {
+      amount = Long.parseLong(spec.substring(eq + 1).trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("\"" + spec + "\": " + spec.substring(eq + 1) + " is no integer");
+    }
+    if (amount < 1) throw new IllegalArgumentException("\"" + spec + "\": the step of an offset must be 1 or more");
+    return Renumber.change(spec.substring(0, eq).trim(), amount, false);
   }
 
   /** The next multiple of {@code max}'s leading power of ten above it: 10626 → 20000, 9 → 10. */
@@ -529,7 +660,7 @@ public final class Merge {
   }
 
   /** The file's bytes with its INCLU names rewritten. */
-  private static byte[] rewritten(Lines l, List<Rewrite> rewrites, boolean lastTerminated) {
+  private static byte[] rewritten(LineSource l, List<Rewrite> rewrites, boolean lastTerminated) {
     Out o = new Out();
     int next = 0;
     for (Rewrite r : rewrites) {
@@ -603,6 +734,48 @@ public final class Merge {
     for (int i = 0; i < r.written().size(); i++) byStaged.get(r.files().get(i)).current = r.written().get(i);
   }
 
+  /** Offsets the tree in memory, its INCLU names rewritten first, as {@link Renumber#plan} changes it: each file's {@code result}. */
+  private void offset(Tree t, List<Renumber.Refusal> refusals) throws IOException {
+    List<Renumber.Source> sources = new ArrayList<>();
+    for (Src f : t.files) {
+      LineSource staged = f.rewrites.isEmpty() ? f.deck : Lines.split(rewritten(f.deck, f.rewrites, f.terminated));
+      sources.add(new Renumber.Source(f.path, staged, f.version));
+    }
+    List<Renumber.Change> changes = new ArrayList<>();
+    for (int k = 1; k < nk; k++) {
+      if (t.offsets[k] != 0 && t.defs[k].length > 0) changes.add(new Renumber.Change(k, false, t.offsets[k]));
+    }
+    Renumber.Plan p = changes.isEmpty() ? null
+        : new Renumber(new Renumber.Options(changes, null, false, options.threads()), progress).plan(sources, Renumber.Scope.ALL);
+    if (p != null && p.refused()) {
+      for (Renumber.Refusal x : p.refusals()) {
+        Src f = x.source() < 0 ? null : t.files.get(x.source());
+        refusals.add(f == null ? new Renumber.Refusal(t.top, 0, 0, x.message())
+            : new Renumber.Refusal(f.path, original(f, x.line()), x.col(), x.message()));
+      }
+      return;
+    }
+    for (int i = 0; i < t.files.size(); i++) {
+      t.files.get(i).result = patched(sources.get(i).lines(), p == null ? List.of() : p.hunks().get(i));
+    }
+  }
+
+  /** {@code src} with the hunks' lines in place of theirs, as a copy. */
+  private static Lines patched(LineSource src, List<Renumber.Hunk> hunks) {
+    int n = src.lineCount();
+    long bytes = 0;
+    for (int i = 0; i < n; i++) bytes += src.length(i);
+    Lines.Builder b = new Lines.Builder(n + 8, (int) Math.min(Integer.MAX_VALUE - 64, bytes + 64));
+    int next = 0;
+    for (Renumber.Hunk h : hunks) {
+      for (int i = next; i < h.first(); i++) b.add(src.bytes(i), src.start(i), src.length(i));
+      for (byte[] l : h.lines()) b.add(l, 0, l.length);
+      next = h.last();
+    }
+    for (int i = next; i < n; i++) b.add(src.bytes(i), src.start(i), src.length(i));
+    return b.build();
+  }
+
   /** The line of the original file that staged line {@code line} comes from. */
   private static int original(Src f, int line) {
     int shift = 0;
@@ -625,8 +798,8 @@ public final class Merge {
    */
   private record ControlSection(Lines lines, int end, boolean[] kept, IntList listed) {}
 
-  /** One output file: its bytes, or the file they are in. */
-  private record Output(Path target, byte[] bytes, Path from) {}
+  /** One output file: its bytes, or the file they are in; {@code src} the deck and file it comes from. */
+  private record Output(Path target, byte[] bytes, Path from, int[] src) {}
 
   /**
    * The deck's files as they go out: renamed group titles, the top file without its control
@@ -634,15 +807,17 @@ public final class Merge {
    */
   private ControlSection finish(Tree t, List<Output> outputs, List<LeftOut> left, List<Renumber.Refusal> refusals) throws IOException {
     ControlSection section = null;
-    for (Src f : t.files) {
+    for (int n = 0; n < t.files.size(); n++) {
+      Src f = t.files.get(n);
       Path target = t.outFolder().resolve(f.rel);
-      boolean top = f == t.files.get(0);
+      int[] from = {t.index, n};
+      boolean top = n == 0;
       if (!top && t.renames.isEmpty()) {
-        outputs.add(new Output(target, null, f.current));
+        outputs.add(f.result != null ? new Output(target, bytes(f.result, null, f.terminated), null, from) : new Output(target, null, f.current, from));
         continue;
       }
-      boolean terminated = terminated(f.current);
-      Lines src = renamed(f, Lines.split(Files.readAllBytes(f.current)), t.renames, refusals);
+      boolean terminated = f.result != null ? f.terminated : terminated(f.current);
+      Lines src = renamed(f, f.result != null ? f.result : Lines.split(Files.readAllBytes(f.current)), t.renames, refusals);
       if (top) {
         section = section(src);
         if (t.index > 0) {
@@ -652,7 +827,7 @@ public final class Merge {
           }
         }
       }
-      outputs.add(new Output(target, bytes(src, top ? section : null, terminated), null));
+      outputs.add(new Output(target, bytes(src, top ? section : null, terminated), null, from));
     }
     return section;
   }

@@ -6,13 +6,9 @@ import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Function;
 import org.nvimpam.deck.CardLayout;
 import org.nvimpam.deck.CardLayouts;
@@ -200,6 +196,8 @@ public final class Transform {
     while (e > s && a[e - 1] == ' ') e--;
     if (s == e) return BigDecimal.ZERO;
     if (Double.isNaN(FieldValues.number(a, s, e))) return null;
+    BigDecimal quick = plain(a, s, e);
+    if (quick != null) return quick;
     StringBuilder b = new StringBuilder(e - s + 2);
     boolean digit = false;
     boolean exp = false;
@@ -224,6 +222,50 @@ public final class Transform {
     } catch (NumberFormatException x) {
       return null;
     }
+  }
+
+  /**
+   * The number of the common form {@code [sign]digits[.digits][E|D[sign]digits]} (or a sign after
+   * the digits for the exponent) in {@code a[s, e)} with at most 18 digits, as {@link #read} makes
+   * it (the same unscaled value and scale) without a string; null for any other form.
+   */
+  private static BigDecimal plain(byte[] a, int s, int e) {
+    int i = s;
+    boolean neg = false;
+    if (a[i] == '-' || a[i] == '+') neg = a[i++] == '-';
+    long unscaled = 0;
+    int digits = 0;
+    int scale = 0;
+    boolean point = false;
+    for (; i < e; i++) {
+      byte c = a[i];
+      if (c >= '0' && c <= '9') {
+        if (++digits > 18) return null;
+        unscaled = 10 * unscaled + (c - '0');
+        if (point) scale++;
+      } else if (c == '.' && !point) {
+        point = true;
+      } else {
+        break;
+      }
+    }
+    if (digits == 0) return null;
+    if (i < e) {
+      byte c = a[i];
+      if (c == 'e' || c == 'E' || c == 'd' || c == 'D') i++;
+      else if (c != '+' && c != '-') return null;
+      boolean expNeg = false;
+      if (i < e && (a[i] == '-' || a[i] == '+')) expNeg = a[i++] == '-';
+      int exp = 0;
+      int expDigits = 0;
+      for (; i < e; i++) {
+        byte d = a[i];
+        if (d < '0' || d > '9' || ++expDigits > 6) return null;
+        exp = 10 * exp + (d - '0');
+      }
+      scale -= expNeg ? -exp : exp;
+    }
+    return BigDecimal.valueOf(neg ? -unscaled : unscaled, scale);
   }
 
   // The plan ------------------------------------------------------------------------------------
@@ -364,18 +406,60 @@ public final class Transform {
   /** Element words whose orientation has no reversal here: their mid-side nodes would need one of their own. */
   private static final Set<String> NO_REVERSAL = Set.of("HEXA20", "PENT15", "TETR10", "TETRA", "PYRA13", "SHEL6", "SHEL8");
 
-  /** What the first pass finds in one file. */
-  private static final class Scan {
+  /** What the first pass finds in one file, or in a piece of one (its lines the file's once appended). */
+  static final class Scan {
     final IntList nodeLines = new IntList(); // line, id
     final IntList elements = new IntList(); // header line, entry, part, id, first, count (into pool)
     final IntList pool = new IntList(); // node id, line, from, to: per node field
     final List<Note> geometry = new ArrayList<>(); // cards with geometry of their own, to list when in scope
     final IntList geometryCog = new IntList(); // by geometry note: the centre node, 0 none
+
+    /** Adds what {@code p} found in lines that begin at line {@code base} of this file. */
+    void append(Scan p, int base) {
+      for (int i = 0; i < p.nodeLines.size; i += 2) {
+        nodeLines.add(p.nodeLines.a[i] + base);
+        nodeLines.add(p.nodeLines.a[i + 1]);
+      }
+      int first = pool.size / 4;
+      for (int i = 0; i < p.elements.size; i += 6) {
+        elements.add(p.elements.a[i] + base);
+        for (int k = 1; k < 6; k++) elements.add(p.elements.a[i + k] + (k == 4 ? first : 0));
+      }
+      for (int i = 0; i < p.pool.size; i += 4) {
+        pool.add(p.pool.a[i]);
+        pool.add(p.pool.a[i + 1] < 0 ? -1 : p.pool.a[i + 1] + base);
+        pool.add(p.pool.a[i + 2]);
+        pool.add(p.pool.a[i + 3]);
+      }
+      for (int i = 0; i < p.geometry.size(); i++) {
+        Note n = p.geometry.get(i);
+        geometry.add(new Note(n.file(), n.line() + base, n.col(), n.message()));
+        geometryCog.add(p.geometryCog.a[i]);
+      }
+    }
   }
 
-  private final List<Source> files;
-  private final Scope scope;
-  private final Op op;
+  /**
+   * What the first pass decides for the whole tree: the ids of the nodes that move (sorted,
+   * unique), and by file the elements to reverse: {@code [element offset, perm first, perm length]}
+   * each, in line order, their orders in {@code perms}.
+   */
+  static final class Moves {
+    int[] moving;
+    final List<IntList> reorder = new ArrayList<>();
+    final IntList perms = new IntList();
+    int reversed;
+
+    boolean moves(int id) {
+      return Arrays.binarySearch(moving, id) >= 0;
+    }
+  }
+
+  final Scope scope;
+  final Op op;
+  final boolean all; // every node moves: no set to look a node up in
+  final boolean keepElements; // the elements are needed: to reverse, or to find a part's nodes
+  private final boolean[] kept = new boolean[3]; // by coordinate: the transform leaves it as it is (c + 0 + (p - c) is p)
   private final RowWalker walker = new RowWalker(TABLE);
   private final double[] v = new double[S_COG + 1];
   private final int[] fieldLine = new int[20];
@@ -383,30 +467,59 @@ public final class Transform {
   private final int[] fieldTo = new int[20];
   private boolean geoSet;
 
-  private Transform(List<Source> files, Scope scope, Op op) {
-    this.files = files;
+  Transform(Scope scope, Op op) {
     this.scope = scope;
     this.op = op;
+    for (int k = 0; k < 3; k++) {
+      boolean same = op.d()[k].signum() == 0;
+      for (int j = 0; j < 3; j++) same &= op.m()[k][j].compareTo(j == k ? BigDecimal.ONE : BigDecimal.ZERO) == 0;
+      kept[k] = same;
+    }
+    this.keepElements = op.reflects() || scope instanceof Parts;
+    this.all = scope instanceof All && !op.reflects();
   }
 
   /** The plan of {@code op} on the nodes of {@code scope} in the tree {@code files} (the root first). */
   public static Result plan(List<Source> files, Scope scope, Op op) {
-    return new Transform(files, scope, op).plan();
+    Transform t = new Transform(scope, op);
+    List<Scan> scans = new ArrayList<>();
+    for (Source s : files) scans.add(s.read(src -> t.scan(src, s.version())));
+    List<Note> refusals = new ArrayList<>();
+    Moves m = t.moves(scans, refusals);
+    List<FileEdits> out = new ArrayList<>();
+    int moved = 0;
+    for (int f = 0; f < scans.size(); f++) {
+      int file = f;
+      Scan s = scans.get(f);
+      Changed c = files.get(f).read(src -> {
+        Changed ch = t.changes(file, src, 0, s, m);
+        List<Edit> edits = new ArrayList<>();
+        for (int k = 0; k < ch.size(); k++) {
+          int line = ch.line(k);
+          Edit e = diff(line, content(src, line), ch.text(k));
+          if (e != null) edits.add(e);
+        }
+        ch.edits = edits;
+        return ch;
+      });
+      refusals.addAll(c.refusals);
+      moved += c.moved;
+      if (!c.edits.isEmpty()) out.add(new FileEdits(f, c.edits));
+    }
+    List<Note> untouched = t.untouched(scans, m);
+    if (!refusals.isEmpty()) return new Result(List.of(), refusals, untouched, moved, m.reversed);
+    return new Result(out, List.of(), untouched, moved, m.reversed);
   }
 
-  private Result plan() {
-    List<Scan> scans = new ArrayList<>();
-    for (Source s : files) scans.add(s.read(src -> scan(src, s.version())));
-    List<Note> refusals = new ArrayList<>();
-    Set<Integer> moving = moving(scans, refusals);
-    // the node cards to rewrite: every definition of a moving node, or those in the lines
+  /** The nodes that move and the elements that reverse, from every file's first pass; refusals told to {@code refusals}. */
+  Moves moves(List<Scan> scans, List<Note> refusals) {
+    Moves m = new Moves();
+    m.moving = moving(scans, refusals);
     boolean reflects = op.reflects();
-    List<Map<Integer, int[]>> reorder = new ArrayList<>(); // by file: header line -> [entry-free pool triples]
-    int reversed = 0;
     for (int f = 0; f < scans.size(); f++) {
       Scan s = scans.get(f);
-      Map<Integer, int[]> mine = new HashMap<>();
-      reorder.add(mine);
+      IntList mine = new IntList();
+      m.reorder.add(mine);
       if (!reflects) continue;
       IntList el = s.elements;
       for (int i = 0; i < el.size; i += 6) {
@@ -420,7 +533,7 @@ public final class Transform {
           ids[k] = id;
           if (id == 0) continue;
           all++;
-          if (moving.contains(id)) in++;
+          if (m.moves(id)) in++;
         }
         if (in == 0) continue;
         CardLayout c = TABLE.entry(el.a[i + 1]);
@@ -437,28 +550,20 @@ public final class Transform {
         }
         int[] src = reversal(c.word(), ids);
         if (src == null) continue;
-        int[] perm = Arrays.copyOf(src, Math.min(src.length, count));
-        mine.put(i, perm);
-        reversed++;
+        int len = Math.min(src.length, count);
+        mine.add(i);
+        mine.add(m.perms.size);
+        mine.add(len);
+        for (int k = 0; k < len; k++) m.perms.add(src[k]);
+        m.reversed++;
       }
     }
-    List<FileEdits> out = new ArrayList<>();
-    int[] moved = {0};
-    for (int f = 0; f < scans.size(); f++) {
-      int file = f;
-      Scan s = scans.get(f);
-      Map<Integer, int[]> mine = reorder.get(f);
-      List<Edit> edits = files.get(f).read(src -> edits(file, src, s, moving, mine, refusals, moved));
-      if (!edits.isEmpty()) out.add(new FileEdits(f, edits));
-    }
-    List<Note> untouched = untouched(scans, moving);
-    if (!refusals.isEmpty()) return new Result(List.of(), refusals, untouched, moved[0], reversed);
-    return new Result(out, List.of(), untouched, moved[0], reversed);
+    return m;
   }
 
-  /** The ids of the nodes that move; refusals for parts with no element, and nodes other parts share. */
-  private Set<Integer> moving(List<Scan> scans, List<Note> refusals) {
-    Set<Integer> moving = new HashSet<>();
+  /** The ids of the nodes that move, sorted and unique; refusals for parts with no element, and nodes other parts share. */
+  private int[] moving(List<Scan> scans, List<Note> refusals) {
+    IntList moving = new IntList();
     if (scope instanceof All) {
       for (Scan s : scans) {
         for (int i = 0; i < s.nodeLines.size; i += 2) moving.add(s.nodeLines.a[i + 1]);
@@ -470,39 +575,50 @@ public final class Transform {
         if (line >= l.from() && line <= l.to()) moving.add(s.nodeLines.a[i + 1]);
       }
     } else if (scope instanceof Parts p) {
-      Set<Integer> parts = new HashSet<>();
-      for (int id : p.ids()) parts.add(id);
-      Set<Integer> withElements = new HashSet<>();
-      Map<Integer, Integer> otherUse = new HashMap<>(); // node -> a part not moved that uses it
+      int[] parts = unique(Arrays.copyOf(p.ids(), p.ids().length), p.ids().length);
+      boolean[] withElements = new boolean[parts.length];
+      IntIntMap otherUse = new IntIntMap(); // node -> a part not moved that uses it
       for (Scan s : scans) {
         IntList el = s.elements;
         for (int i = 0; i < el.size; i += 6) {
           int part = el.a[i + 2];
-          boolean mine = parts.contains(part);
-          if (mine) withElements.add(part);
+          int at = Arrays.binarySearch(parts, part);
+          if (at >= 0) withElements[at] = true;
           for (int k = 0; k < el.a[i + 5]; k++) {
             int id = s.pool.a[4 * (el.a[i + 4] + k)];
             if (id == 0) continue;
-            if (mine) moving.add(id);
-            else otherUse.putIfAbsent(id, part);
+            if (at >= 0) moving.add(id);
+            else if (otherUse.get(id) < 0) otherUse.put(id, part);
           }
         }
       }
-      for (int id : new TreeSet<>(parts)) {
-        if (!withElements.contains(id)) refusals.add(new Note(-1, 0, 0, "part " + id + " has no element in the tree: it has no nodes to move"));
+      for (int i = 0; i < parts.length; i++) {
+        if (!withElements[i]) refusals.add(new Note(-1, 0, 0, "part " + parts[i] + " has no element in the tree: it has no nodes to move"));
       }
       if (!p.shared()) {
-        for (int id : new TreeSet<>(moving)) {
-          Integer other = otherUse.get(id);
-          if (other != null) refusals.add(new Note(-1, 0, 0, "node " + id + " is shared with part " + other + " (! moves shared nodes too)"));
+        int[] ids = unique(moving.a, moving.size);
+        for (int id : ids) {
+          int other = otherUse.get(id);
+          if (other >= 0) refusals.add(new Note(-1, 0, 0, "node " + id + " is shared with part " + other + " (! moves shared nodes too)"));
         }
+        return ids;
       }
     }
-    return moving;
+    return unique(moving.a, moving.size);
+  }
+
+  /** {@code a[0, n)} sorted, without repeats (sorted in place). */
+  private static int[] unique(int[] a, int n) {
+    Arrays.sort(a, 0, n);
+    int u = 0;
+    for (int i = 0; i < n; i++) {
+      if (u == 0 || a[i] != a[u - 1]) a[u++] = a[i];
+    }
+    return Arrays.copyOf(a, u);
   }
 
   /** The cards with geometry of their own that the scope holds, which the transform leaves as they are. */
-  private List<Note> untouched(List<Scan> scans, Set<Integer> moving) {
+  List<Note> untouched(List<Scan> scans, Moves m) {
     List<Note> out = new ArrayList<>();
     for (int f = 0; f < scans.size(); f++) {
       Scan s = scans.get(f);
@@ -510,7 +626,7 @@ public final class Transform {
         Note n = s.geometry.get(i);
         if (scope instanceof Lines l && (f != l.file() || n.line() < l.from() || n.line() > l.to())) continue;
         int cog = s.geometryCog.a[i];
-        if (n.message().startsWith("RBODY") && (cog == 0 || moving.contains(cog))) continue; // its centre moves with its node
+        if (n.message().startsWith("RBODY") && (cog == 0 || m.moves(cog))) continue; // its centre moves with its node
         out.add(new Note(f, n.line(), n.col(), n.message()));
       }
     }
@@ -519,7 +635,8 @@ public final class Transform {
 
   // The first pass: node lines, elements, geometric cards -------------------------------------------
 
-  private Scan scan(LineSource src, int version) {
+  /** The first pass over {@code src}, lines of a file whose INPUTVERSION is {@code version}. */
+  Scan scan(LineSource src, int version) {
     Scan out = new Scan();
     int[] picks = TABLE.picks(version);
     int n = src.lineCount();
@@ -532,7 +649,7 @@ public final class Transform {
       }
       int e = picks[g] >= 0 ? picks[g] : TABLE.group(g)[0];
       int role = ROLES[e];
-      if (role == OTHER || role == PART) {
+      if (role == OTHER || role == PART || role == ELEMENT && !keepElements) {
         i = walker.skipCard(src, i);
         continue;
       }
@@ -595,6 +712,7 @@ public final class Transform {
         geoSet |= b == null || b.signum() != 0;
         continue;
       }
+      if (slot >= S_X && slot < S_X + 3) continue; // a node's coordinates are read where it is rewritten
       v[slot] = DeckNumber.read(a, off, len, f[k + 1], f[k + 2], 0);
       if (slot >= S_NODE1 && slot < S_NODE1 + 20) {
         fieldLine[slot - S_NODE1] = line;
@@ -610,48 +728,135 @@ public final class Transform {
 
   // The second pass: the new lines -------------------------------------------------------------------
 
-  private List<Edit> edits(int file, LineSource src, Scan s, Set<Integer> moving, Map<Integer, int[]> reorder,
-      List<Note> refusals, int[] moved) {
-    Map<Integer, byte[]> lines = new java.util.TreeMap<>(); // line -> its new content
-    int[] nodeEntry = nodeFields();
-    for (int i = 0; i < s.nodeLines.size; i += 2) {
-      int line = s.nodeLines.a[i];
-      int id = s.nodeLines.a[i + 1];
-      if (!moving.contains(id)) continue;
-      if (scope instanceof Lines l && (file != l.file() || line < l.from() || line > l.to())) continue;
-      if (line >= src.lineCount()) continue;
-      byte[] neu = node(file, src, line, id, nodeEntry, refusals);
-      if (neu != null) lines.put(line, neu);
-      moved[0]++;
+  /** The lines of a file, or of a piece of one, that a transform changes: local line numbers and their new content, in line order. */
+  static final class Changed {
+    private final IntList lines = new IntList();
+    private final List<byte[]> texts = new ArrayList<>();
+    private IntIntMap at; // line -> its index, once a line came out of order (before: the lines ascend)
+    private int[] order; // the indexes in line order
+    final List<Note> refusals = new ArrayList<>();
+    int moved;
+    List<Edit> edits; // a plan's
+
+    int size() {
+      return lines.size;
     }
-    for (Map.Entry<Integer, int[]> r : reorder.entrySet()) {
-      int at = r.getKey();
-      int[] perm = r.getValue();
+
+    /** The {@code k}th changed line, in line order. */
+    int line(int k) {
+      return lines.a[order[k]];
+    }
+
+    byte[] text(int k) {
+      return texts.get(order[k]);
+    }
+
+    private int index(int line) {
+      if (at != null) return at.get(line);
+      int i = Arrays.binarySearch(lines.a, 0, lines.size, line);
+      return i < 0 ? -1 : i;
+    }
+
+    byte[] get(int line) {
+      int i = index(line);
+      return i < 0 ? null : texts.get(i);
+    }
+
+    void put(int line, byte[] text) {
+      int i = index(line);
+      if (i >= 0) {
+        texts.set(i, text);
+        return;
+      }
+      if (at == null && lines.size > 0 && line < lines.a[lines.size - 1]) {
+        at = new IntIntMap();
+        for (int k = 0; k < lines.size; k++) at.put(lines.a[k], k);
+      }
+      if (at != null) at.put(line, lines.size);
+      lines.add(line);
+      texts.add(text);
+    }
+
+    void sort() {
+      if (at == null) {
+        order = new int[lines.size];
+        for (int i = 0; i < order.length; i++) order[i] = i;
+        return;
+      }
+      long[] k = new long[lines.size];
+      for (int i = 0; i < k.length; i++) k[i] = (long) lines.a[i] << 32 | i;
+      Arrays.sort(k);
+      order = new int[k.length];
+      for (int i = 0; i < k.length; i++) order[i] = (int) k[i];
+    }
+  }
+
+  /**
+   * The new content of the lines of {@code src}, which are lines {@code base, base + 1, …} of file
+   * {@code file} (whose first pass is {@code s}): its node lines moved and its elements reversed.
+   */
+  Changed changes(int file, LineSource src, int base, Scan s, Moves m) {
+    Changed out = new Changed();
+    int end = base + src.lineCount();
+    int[] nodeEntry = NODE_COLUMNS;
+    IntList nl = s.nodeLines;
+    for (int i = firstPair(nl, base); i < nl.size && nl.a[i] < end; i += 2) {
+      int line = nl.a[i];
+      int id = nl.a[i + 1];
+      if (!all && !m.moves(id)) continue;
+      if (scope instanceof Lines l && (file != l.file() || line < l.from() || line > l.to())) continue;
+      byte[] neu = node(file, src, line - base, base, id, nodeEntry, out.refusals);
+      if (neu != null) out.put(line - base, neu);
+      out.moved++;
+    }
+    IntList r = m.reorder.get(file);
+    int lo = 0;
+    int hi = r.size / 3;
+    while (lo < hi) { // the first element reversed at or after base
+      int mid = (lo + hi) >>> 1;
+      if (s.elements.a[r.a[3 * mid]] < base) lo = mid + 1;
+      else hi = mid;
+    }
+    for (int q = 3 * lo; q < r.size && s.elements.a[r.a[q]] < end; q += 3) {
+      int at = r.a[q];
+      int[] perm = Arrays.copyOfRange(m.perms.a, r.a[q + 1], r.a[q + 1] + r.a[q + 2]);
       int first = s.elements.a[at + 4];
       byte[][] old = new byte[perm.length][];
       for (int k = 0; k < perm.length; k++) {
         int p = 4 * (first + k);
-        int line = s.pool.a[p + 1];
-        old[k] = slice(lines.containsKey(line) ? lines.get(line) : content(src, line), s.pool.a[p + 2], s.pool.a[p + 3]);
+        int line = s.pool.a[p + 1] - base;
+        byte[] cur = out.get(line);
+        old[k] = slice(cur != null ? cur : content(src, line), s.pool.a[p + 2], s.pool.a[p + 3]);
       }
       for (int k = 0; k < perm.length; k++) {
         if (perm[k] == k) continue;
         int p = 4 * (first + k);
-        int line = s.pool.a[p + 1];
+        int line = s.pool.a[p + 1] - base;
         if (old[perm[k]].length != s.pool.a[p + 3] - s.pool.a[p + 2]) {
           throw new IllegalStateException(TABLE.entry(s.elements.a[at + 1]).word() + "'s node fields differ in width");
         }
-        byte[] cur = lines.containsKey(line) ? lines.get(line) : content(src, line);
-        lines.put(line, put(cur, src.contentLength(line), s.pool.a[p + 2], old[perm[k]]));
+        byte[] cur = out.get(line);
+        out.put(line, put(cur != null ? cur : content(src, line), src.contentLength(line), s.pool.a[p + 2], old[perm[k]]));
       }
     }
-    List<Edit> out = new ArrayList<>();
-    for (Map.Entry<Integer, byte[]> l : lines.entrySet()) {
-      Edit e = diff(l.getKey(), content(src, l.getKey()), l.getValue());
-      if (e != null) out.add(e);
-    }
+    out.sort();
     return out;
   }
+
+  /** The index of the first pair of {@code l} (line, value) whose line is at or after {@code line}. */
+  private static int firstPair(IntList l, int line) {
+    int lo = 0;
+    int hi = l.size / 2;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (l.a[2 * mid] < line) lo = mid + 1;
+      else hi = mid;
+    }
+    return 2 * lo;
+  }
+
+  /** The columns of NODE's X, Y and Z: from, to (0-based, end excluded) each. */
+  private static final int[] NODE_COLUMNS = nodeFields();
 
   private static int[] nodeFields() {
     for (int e = 0; e < ROLES.length; e++) {
@@ -671,12 +876,12 @@ public final class Transform {
   }
 
   /** The new content of node line {@code line}, or null when refused (told to {@code refusals}). */
-  private byte[] node(int file, LineSource src, int line, int id, int[] cols, List<Note> refusals) {
+  private byte[] node(int file, LineSource src, int line, int base, int id, int[] cols, List<Note> refusals) {
     byte[] a = content(src, line);
     int len = a.length;
     for (int i = 0; i < Math.min(len, cols[5]); i++) {
       if (a[i] == ',' || a[i] == '\t') {
-        refusals.add(new Note(file, line, i, "node " + id + " is written in free format (a " + (a[i] == ',' ? "comma" : "tab")
+        refusals.add(new Note(file, base + line, i, "node " + id + " is written in free format (a " + (a[i] == ',' ? "comma" : "tab")
             + "): its coordinates' columns are not the table's"));
         return null;
       }
@@ -685,20 +890,21 @@ public final class Transform {
     for (int k = 0; k < 3; k++) {
       p[k] = read(a, Math.min(cols[2 * k], len), Math.min(cols[2 * k + 1], len));
       if (p[k] == null) {
-        refusals.add(new Note(file, line, cols[2 * k], "node " + id + "'s " + "XYZ".charAt(k) + " is no number ("
+        refusals.add(new Note(file, base + line, cols[2 * k], "node " + id + "'s " + "XYZ".charAt(k) + " is no number ("
             + new String(a, cols[2 * k], Math.min(cols[2 * k + 1], len) - cols[2 * k], StandardCharsets.ISO_8859_1).trim() + ")"));
         return null;
       }
     }
     byte[] out = a;
     for (int k = 0; k < 3; k++) {
+      if (kept[k]) continue;
       BigDecimal q = op.apply(p, k);
       if (q.compareTo(p[k]) == 0) continue;
       int fs = cols[2 * k];
       int fe = cols[2 * k + 1];
       String text = format(q, fe - fs);
       if (text == null) {
-        refusals.add(new Note(file, line, fs, "node " + id + "'s " + "XYZ".charAt(k) + " would become " + q.round(MathContext.DECIMAL64)
+        refusals.add(new Note(file, base + line, fs, "node " + id + "'s " + "XYZ".charAt(k) + " would become " + q.round(MathContext.DECIMAL64)
             .toString() + ", which does not fit the " + (fe - fs) + " columns of NODE / " + "XYZ".charAt(k) + " as a number the solver reads"));
         return null;
       }

@@ -25,8 +25,9 @@ import org.nvimpam.lines.LineSource;
 
 /**
  * A deck's include tree read whole from files, edited line by line and written under a folder of
- * its own with the same relative paths (or over itself, when allowed): what the headless
- * {@code transform} and {@code extract} share. Every target is checked before anything is
+ * its own with the same relative paths (or over itself, when allowed): how the headless
+ * {@code extract} writes; the headless {@code transform} ({@link TransformStream}, which streams
+ * the files) shares the targets and how they are moved into place. Every target is checked before anything is
  * written; the files go to temporary files beside their targets, all moved into place at the end.
  */
 public final class TreeFiles {
@@ -111,21 +112,28 @@ public final class TreeFiles {
    * why one may not be written goes to {@code refusals}.
    */
   public static List<Path> targets(Tree tree, Path out, boolean inPlace, List<Transform.Note> refusals) {
-    Path rootDir = tree.root().getParent();
+    List<Path> paths = new ArrayList<>();
+    for (File f : tree.files()) paths.add(f.path());
+    return targets(tree.root(), paths, out, inPlace, refusals);
+  }
+
+  /** As {@link #targets(Tree, Path, boolean, List)}, for the tree of {@code root} whose files are {@code paths}. */
+  public static List<Path> targets(Path root, List<Path> paths, Path out, boolean inPlace, List<Transform.Note> refusals) {
+    Path rootDir = root.getParent();
     Path dir = out == null ? rootDir : out.toAbsolutePath().normalize();
     List<Path> inputs = new ArrayList<>();
-    for (File f : tree.files()) inputs.add(Renumber.real(f.path()));
+    for (Path p : paths) inputs.add(Renumber.real(p));
     List<Path> targets = new ArrayList<>();
-    for (int i = 0; i < tree.files().size(); i++) {
-      File f = tree.files().get(i);
-      Path rel = rootDir.relativize(f.path());
+    for (int i = 0; i < paths.size(); i++) {
+      Path path = paths.get(i);
+      Path rel = rootDir.relativize(path);
       Path target;
       if (rel.startsWith("..") || rel.isAbsolute()) {
         if (!inPlace) {
-          refusals.add(new Transform.Note(i, 0, 0, f.path() + " lies outside the deck's folder, so it has no place under " + dir
+          refusals.add(new Transform.Note(i, 0, 0, path + " lies outside the deck's folder, so it has no place under " + dir
               + " (--in-place changes it where it is)"));
         }
-        target = f.path();
+        target = path;
       } else {
         target = dir.resolve(rel).normalize();
       }
@@ -138,6 +146,21 @@ public final class TreeFiles {
       if (why != null) refusals.add(new Transform.Note(i, 0, 0, target + " cannot be written: " + why));
     }
     return targets;
+  }
+
+  /** The temporary file a target is written to first, beside it. */
+  static Path temp(Path target) {
+    return target.resolveSibling("." + target.getFileName() + ".nvimpam-write");
+  }
+
+  /** Moves written temporary file {@code tmp} into place at {@code target}, with the permissions the target had. */
+  static void place(Path tmp, Path target) throws IOException {
+    if (Files.exists(target)) {
+      PosixFileAttributeView from = Files.getFileAttributeView(target, PosixFileAttributeView.class);
+      PosixFileAttributeView to = Files.getFileAttributeView(tmp, PosixFileAttributeView.class);
+      if (from != null && to != null) to.setPermissions(from.readAttributes().permissions());
+    }
+    Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 
   /** What one file of the output holds: its lines with edits made, written by {@code write}. */
@@ -153,20 +176,15 @@ public final class TreeFiles {
       for (int i = 0; i < targets.size(); i++) {
         Path target = targets.get(i);
         Files.createDirectories(target.getParent());
-        Path tmp = target.resolveSibling("." + target.getFileName() + ".nvimpam-write");
+        Path tmp = temp(target);
         temps.add(tmp);
         try (OutputStream o = Files.newOutputStream(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
             StandardOpenOption.WRITE)) {
           contents.get(i).write(o);
         }
-        if (Files.exists(target)) {
-          PosixFileAttributeView from = Files.getFileAttributeView(target, PosixFileAttributeView.class);
-          PosixFileAttributeView to = Files.getFileAttributeView(tmp, PosixFileAttributeView.class);
-          if (from != null && to != null) to.setPermissions(from.readAttributes().permissions());
-        }
       }
       for (int i = 0; i < targets.size(); i++) {
-        Files.move(temps.get(i), targets.get(i), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        place(temps.get(i), targets.get(i));
         written.add(targets.get(i));
       }
       temps.clear();

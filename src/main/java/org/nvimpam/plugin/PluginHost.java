@@ -152,7 +152,9 @@ public final class PluginHost {
       Map.entry("extract", (h, a) -> ExtractCall.run(h.ids.service(), h.idBuffer(buffer(a, 0)), a)),
       Map.entry("unused", (h, a) -> UnusedCall.run(h.ids.service(), h.idBuffer(buffer(a, 0)), a.size() > 1 && Boolean.TRUE.equals(a.get(1)),
           h.settings.get().diagnosticsCap())),
-      Map.entry("renumber", (h, a) -> RenumberCall.run(h.ids.service(), h.idBuffer(buffer(a, 0)), a)));
+      Map.entry("renumber", (h, a) -> RenumberCall.run(h.ids.service(), h.idBuffer(buffer(a, 0)), a)),
+      Map.entry("merge", (h, a) -> MergeCall.run(h.ids.service(), h.idBuffer(buffer(a, 0)), a)),
+      Map.entry("merge_lines", (h, a) -> MergeCall.lines(a)));
 
   /** An id call ({@link IdCalls}) on the buffer of its first argument. */
   private static Map.Entry<String, Call> ids(String method, IdCalls.Call call) {

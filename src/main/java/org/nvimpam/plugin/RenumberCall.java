@@ -123,7 +123,7 @@ final class RenumberCall {
   }
 
   /** A buffer's lines as they are now, for worker threads that must not hold its lock. */
-  private static Lines copy(LineSource d) {
+  static Lines copy(LineSource d) {
     int n = d.lineCount();
     long bytes = 0;
     for (int i = 0; i < n; i++) bytes += d.length(i);

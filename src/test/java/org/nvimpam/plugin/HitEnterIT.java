@@ -33,10 +33,15 @@ class HitEnterIT extends PluginTestBase {
       "NvimpamDiff car.pc", "cclose", "NvimpamParts", "close",
       // the model commands: a real change each (one of them refused), lists closed again
       "NvimpamOffset node 1000", "NvimpamRenumber node 1", "NvimpamUnused", "cclose", "NvimpamTransform translate 0 0 1",
-      "cclose", "NvimpamExtract part1.inc part=1", "cclose");
+      "cclose", "NvimpamExtract part1.inc part=1", "cclose",
+      // the deck (and its new include file, written first) merged with itself into new buffers
+      "silent wall", "NvimpamMerge merged car.pc", "cclose");
 
   /** The last :NvimpamOffset or :NvimpamRenumber is over. */
   private static final String RENUMBERED = "return (require('nvimpam.deck.renumber').last or {}).done == true";
+
+  /** The last :NvimpamMerge is over. */
+  private static final String MERGED = "return (require('nvimpam.deck.merge').last or {}).done == true";
 
   /** No call to the JVM awaits its answer. */
   private static final String ANSWERED = "return not require('nvimpam.host').busy()";
@@ -44,7 +49,8 @@ class HitEnterIT extends PluginTestBase {
   /** What a command must have done before the next one is typed (commands that finish later). */
   private static final Map<String, String> DONE = Map.of("NvimpamParts", "return vim.bo.filetype == 'nvimpamparts'",
       "NvimpamOffset node 1000", RENUMBERED, "NvimpamRenumber node 1", RENUMBERED,
-      "NvimpamUnused", ANSWERED, "NvimpamTransform translate 0 0 1", ANSWERED, "NvimpamExtract part1.inc part=1", ANSWERED);
+      "NvimpamUnused", ANSWERED, "NvimpamTransform translate 0 0 1", ANSWERED, "NvimpamExtract part1.inc part=1", ANSWERED,
+      "NvimpamMerge merged car.pc", MERGED);
 
   /** nvim_get_mode: answered at once, also while a prompt waits for a key (exec_lua is not). */
   private String mode() {

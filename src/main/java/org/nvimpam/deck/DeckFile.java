@@ -196,7 +196,7 @@ public final class DeckFile {
           l = lens = Arrays.copyOf(l, l.length * 2);
         }
         do {
-          int lf = i + (Long.numberOfTrailingZeros(zero) >>> 3);
+          int lf = i + LineBytes.firstMarked(zero);
           o[n] = s;
           l[n++] = (cr && lf > s && a[lf - 1] == '\r' ? lf - 1 : lf) - s;
           s = lf + 1;

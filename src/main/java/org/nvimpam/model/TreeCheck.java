@@ -344,10 +344,9 @@ public final class TreeCheck {
     @Override
     public void id(int line, int from, int to, int kind, int lo, int hi, boolean def) {
       if (def) {
-        long key = IdKinds.key(kind, lo);
-        if (!defs.add(key)) dups.add(key);
+        if (!defs.add(kind, lo)) dups.add(kind, lo);
       } else if (lo == hi) {
-        refs.add(IdKinds.key(kind, lo));
+        refs.add(kind, lo);
       }
     }
 

@@ -307,6 +307,7 @@ public final class TreeCheck {
     void run(Worker k) {
       if (pass == 1) k.pass1(this);
       else k.pass2(this);
+      lines.done();
       lines = null;
     }
   }

@@ -12,12 +12,15 @@ public final class ChunkLines implements LineSource {
   private final int[] lens;
   private final byte[][] runSeg; // runs of lines in one segment: their segment
   private final int[] runEnd; // and the piece's line after each run
+  private DeckChunk[] held; // the chunks this piece holds (hold()) until done()
+  private final DeckChunk[] chunks;
 
   /**
    * Lines {@code [from[i], its count)} of each chunk {@code chunks[i]} but the last, and lines
    * {@code [from[last], to)} of the last.
    */
   public ChunkLines(DeckChunk[] chunks, int[] from, int to) {
+    this.chunks = chunks;
     int n = 0;
     int runs = 0;
     for (int i = 0; i < chunks.length; i++) {
@@ -50,6 +53,19 @@ public final class ChunkLines implements LineSource {
     end[r++] = Integer.MAX_VALUE; // a sentinel: the search below never runs past it
     runSeg = seg;
     runEnd = end;
+  }
+
+  /** Holds the chunks of these lines ({@link DeckChunk#hold}) until {@link #done}. */
+  public void hold() {
+    for (DeckChunk c : chunks) c.hold();
+    held = chunks;
+  }
+
+  /** Done with these lines: the chunks held go back to the file's reader once no other piece holds them. */
+  public void done() {
+    DeckChunk[] h = held;
+    held = null;
+    if (h != null) for (DeckChunk c : h) c.done();
   }
 
   /** The lines of one chunk. */

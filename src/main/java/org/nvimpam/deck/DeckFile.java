@@ -107,7 +107,9 @@ public final class DeckFile {
   /** Hands the lines of {@code seg} on; returns a new segment holding the line begun at its end. */
   private static byte[] cut(Lines lines, byte[] seg, int pos, long remaining) throws IOException {
     int tail = pos - lines.start;
-    byte[] next = new byte[segmentSize(remaining, tail)];
+    int size = segmentSize(remaining, tail);
+    byte[] next = size == Deck.SEGMENT_BYTES ? lines.segments.poll() : null;
+    if (next == null) next = new byte[size];
     System.arraycopy(seg, lines.start, next, 0, tail);
     lines.emit(lines.chunk(seg, lines.start));
     return next;
@@ -162,9 +164,17 @@ public final class DeckFile {
       this.sink = sink;
     }
 
+    // Segments of chunks every reader is done with (DeckChunk.done), to be read into again.
+    final ConcurrentLinkedQueue<byte[]> segments = new ConcurrentLinkedQueue<>();
+
     @Override
     public void giveBack(int[] o, int[] l) {
       spare.add(new int[][] {o, l});
+    }
+
+    @Override
+    public void giveBack(byte[][] segs) {
+      for (byte[] s : segs) if (s.length == Deck.SEGMENT_BYTES) segments.add(s);
     }
 
     void emit(DeckChunk c) throws IOException {
@@ -196,7 +206,7 @@ public final class DeckFile {
           l = lens = Arrays.copyOf(l, l.length * 2);
         }
         do {
-          int lf = i + (Long.numberOfTrailingZeros(zero) >>> 3);
+          int lf = i + LineBytes.firstMarked(zero);
           o[n] = s;
           l[n++] = (cr && lf > s && a[lf - 1] == '\r' ? lf - 1 : lf) - s;
           s = lf + 1;

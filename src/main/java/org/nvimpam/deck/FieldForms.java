@@ -68,7 +68,7 @@ final class FieldForms {
    */
   private static int digitsAndPoints(long x, int dotsLeft) {
     long dots = zeroBytes(x ^ DOTS);
-    int n = Long.bitCount(dots);
+    int n = LineBytes.countMarked(dots);
     if (n > dotsLeft) return -1;
     x ^= (dots >>> 7) * 0x1E; // '.' ^ 0x1E == '0'
     if ((x & HIGH_NIBBLES) != ZEROS || ((x + SIXES) & HIGH_NIBBLES) != ZEROS) return -1;

@@ -40,15 +40,30 @@ public final class LineBytes {
       java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
   private static final long SPACES = 0x2020202020202020L;
 
+  private static final long LOW7 = 0x7F7F7F7F7F7F7F7FL;
+
   /** The first byte at or after {@code i} (before {@code end}) that is no space, 8 bytes at a time. */
   public static int skipSpaces(byte[] a, int i, int end) {
     while (i + 8 <= end) {
       long x = (long) LONGS.get(a, i) ^ SPACES;
-      if (x != 0) return i + (Long.numberOfTrailingZeros(x) >>> 3);
+      if (x != 0) return i + firstMarked((((x & LOW7) + LOW7) | x) & ~LOW7); // the high bit of each byte not 0
       i += 8;
     }
     while (i < end && a[i] == ' ') i++;
     return i;
+  }
+
+  /**
+   * The index (0-7, little endian) of the first byte of {@code marks} whose high bit is set, where
+   * only high bits are set and one at least: Long.numberOfTrailingZeros is a call under C1.
+   */
+  static int firstMarked(long marks) {
+    return (int) ((((marks & -marks) >>> 7) * 0x0001020304050607L) >>> 56);
+  }
+
+  /** How many bytes of {@code marks} have their high bit set, where only high bits are set (Long.bitCount is a call under C1). */
+  static int countMarked(long marks) {
+    return (int) (((marks >>> 7) * 0x0101010101010101L) >>> 56);
   }
 
   public static boolean isComment(byte[] a, int off, int len) {

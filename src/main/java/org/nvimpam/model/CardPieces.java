@@ -21,13 +21,17 @@ final class CardPieces {
     this.piece = piece;
   }
 
-  /** The file's next chunk. */
+  /**
+   * The file's next chunk. A chunk is held ({@link DeckChunk#hold}) while it waits here and by
+   * each piece made of it: a consumer that calls {@link ChunkLines#done} on its pieces lets the
+   * file's reader read into their segments again.
+   */
   void take(DeckChunk c) {
+    c.hold(); // before a piece of it is made: a worker done with that piece must not free it
     int h = ChunkLines.lastHeader(c);
     if (h > 0 || (h == 0 && !pending.isEmpty())) {
       emit(c, h);
-      pending.clear();
-      pendingFrom.clear();
+      release();
       pending.add(c);
       pendingFrom.add(h);
     } else {
@@ -39,6 +43,13 @@ final class CardPieces {
   /** The file ended: what is left is its last piece. */
   void end() {
     if (!pending.isEmpty()) emit(null, 0);
+    release();
+  }
+
+  private void release() {
+    for (DeckChunk d : pending) d.done();
+    pending.clear();
+    pendingFrom.clear();
   }
 
   /** The pending chunks and lines {@code [0, to)} of {@code c} (none when null) as a piece. */
@@ -52,6 +63,8 @@ final class CardPieces {
     }
     if (c != null) cs[n - 1] = c;
     ChunkLines lines = new ChunkLines(cs, from, c != null ? to : cs[n - 1].count());
-    if (lines.lineCount() > 0) piece.accept(lines);
+    if (lines.lineCount() == 0) return;
+    lines.hold();
+    piece.accept(lines);
   }
 }

@@ -20,8 +20,11 @@ final class KeyBits {
 
   /** Marks {@code key}; false when it was marked already. */
   boolean add(long key) {
-    int kind = IdKinds.kindOf(key);
-    int id = IdKinds.idOf(key);
+    return add(IdKinds.kindOf(key), IdKinds.idOf(key));
+  }
+
+  /** Marks id {@code id} of kind {@code kind} (the key not built: a worker marks every id it reads). */
+  boolean add(int kind, int id) {
     int p = id >>> PAGE_BITS;
     long[] w = lastWords[kind];
     if (w == null || lastPage[kind] != p) {

@@ -307,6 +307,7 @@ public final class TreeCheck {
     void run(Worker k) {
       if (pass == 1) k.pass1(this);
       else k.pass2(this);
+      lines.done();
       lines = null;
     }
   }
@@ -344,10 +345,9 @@ public final class TreeCheck {
     @Override
     public void id(int line, int from, int to, int kind, int lo, int hi, boolean def) {
       if (def) {
-        long key = IdKinds.key(kind, lo);
-        if (!defs.add(key)) dups.add(key);
+        if (!defs.add(kind, lo)) dups.add(kind, lo);
       } else if (lo == hi) {
-        refs.add(IdKinds.key(kind, lo));
+        refs.add(kind, lo);
       }
     }
 

@@ -7,11 +7,11 @@ import java.util.concurrent.TimeUnit;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.Deck;
 import org.nvimpam.deck.DeckProblems;
-import org.nvimpam.deck.Lines;
 import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.fold.FoldParser;
 import org.nvimpam.fold.FoldSet;
 import org.nvimpam.gen.DeckGenerator;
+import org.nvimpam.lines.Lines;
 import org.nvimpam.model.TreeCheck;
 import org.openjdk.jmh.annotations.*;
 

@@ -1,9 +1,9 @@
 package org.nvimpam.jmh;
 
-import org.nvimpam.deck.Lines;
 import org.nvimpam.fold.FoldEngine;
 import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.fold.FoldSet;
+import org.nvimpam.lines.Lines;
 
 /**
  * Heap held by a FoldEngine over a synthetic deck, against the deck's file size: measured as used

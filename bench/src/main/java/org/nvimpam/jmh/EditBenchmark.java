@@ -2,10 +2,10 @@ package org.nvimpam.jmh;
 
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
-import org.nvimpam.deck.Lines;
 import org.nvimpam.fold.FoldEngine;
 import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.fold.FoldSet;
+import org.nvimpam.lines.Lines;
 import org.openjdk.jmh.annotations.*;
 
 /**

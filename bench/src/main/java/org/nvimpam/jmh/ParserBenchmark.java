@@ -2,10 +2,10 @@ package org.nvimpam.jmh;
 
 import java.util.concurrent.TimeUnit;
 import org.nvimpam.deck.Deck;
-import org.nvimpam.deck.Lines;
 import org.nvimpam.fold.FoldOptions;
 import org.nvimpam.fold.FoldParser;
 import org.nvimpam.fold.FoldSet;
+import org.nvimpam.lines.Lines;
 import org.openjdk.jmh.annotations.*;
 
 /** Full parse of a 1M-line deck, against the floor of merely counting its line feeds. */

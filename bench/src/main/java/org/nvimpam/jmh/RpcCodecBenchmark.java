@@ -13,7 +13,7 @@ import org.msgpack.core.MessageUnpacker;
 import org.msgpack.value.ArrayValue;
 import org.msgpack.value.Value;
 import org.msgpack.value.ValueFactory;
-import org.nvimpam.deck.Lines;
+import org.nvimpam.lines.Lines;
 import org.nvimpam.nvim.Buffer;
 import org.nvimpam.nvim.Decoders;
 import org.nvimpam.nvim.Encoders;

@@ -151,12 +151,18 @@ public final class CheckCommand implements Callable<Integer> {
     cmd.add(info.command().get());
     String[] jvm = info.arguments().get();
     int i = 0;
+    boolean gcChosen = false;
     for (; i < jvm.length && !"-jar".equals(jvm[i]); i++) {
       if (jvm[i].contains("TieredStopAtLevel") || jvm[i].contains("TieredCompilation")) return null;
+      gcChosen |= jvm[i].startsWith("-XX:+Use") && jvm[i].endsWith("GC");
       cmd.add(jvm[i]);
     }
     if (i + 1 >= jvm.length) return null;
     cmd.add("-XX:TieredStopAtLevel=1");
+    // parts holds every node and element until the masses are summed: G1 grew its heap to 1.6-2.1
+    // GB at 10M lines, and the page faults of that cost a second of system time; the serial
+    // collector keeps it at 0.74 GB and ends 8-10% sooner (check: no difference either way)
+    if ("parts".equals(args[0]) && !gcChosen) cmd.add("-XX:+UseSerialGC");
     cmd.add("-D" + C1_ONLY + "=true");
     cmd.add("-jar");
     cmd.add(jvm[i + 1]);

@@ -663,6 +663,7 @@ public final class PartsModel {
         } catch (Throwable t) {
           failed = t;
         } finally {
+          lines.done(); // the piece is read into arrays of its own: its segments may be read into again
           ahead.release();
         }
         done(seq, p);

@@ -4,7 +4,7 @@
 " lua/nvimpam/fold/plan.lua for the format; it is what the fold texts and the saved fold states are
 " read from), then hands this function the plan's folds as prebuilt `S,Efold` commands, which
 " nvimpam#execute_lines() runs from C: as fast as Neovim runs commands at all. Where Lua can call
-" Neovim's foldCreate() (lua/nvimpam/native.lua), that creates the folds from the staged plan
+" Neovim's foldCreate() (lua/nvimpam/fold/native.lua), that creates the folds from the staged plan
 " instead, and the JVM leaves the commands out once an answer has said so. Saving and restoring
 " views and fold states is shared with the Lua side.
 
@@ -15,14 +15,14 @@
 " {cmds} is one string of newline-separated lines of '|'-joined commands (what the JVM sends), a
 " list of such lines, or empty.
 function! nvimpam#apply(buf, cmds) abort
-  let l:wins = luaeval('require("nvimpam.folds").prepare_staged(_A)', a:buf)
+  let l:wins = luaeval('require("nvimpam.fold").prepare_staged(_A)', a:buf)
   let l:cmds = a:cmds
   let l:left = l:wins
   try
-    let l:left = luaeval('require("nvimpam.folds").create_natively_in(_A[1], _A[2])', [a:buf, l:wins])
+    let l:left = luaeval('require("nvimpam.fold").create_natively_in(_A[1], _A[2])', [a:buf, l:wins])
     if !empty(l:left)
       if empty(l:cmds)
-        let l:cmds = luaeval('require("nvimpam.folds").commands(_A)', a:buf)
+        let l:cmds = luaeval('require("nvimpam.fold").commands(_A)', a:buf)
       endif
       for l:win in l:left
         call win_execute(l:win, 'call nvimpam#execute_lines(l:cmds)')
@@ -30,19 +30,19 @@ function! nvimpam#apply(buf, cmds) abort
     endif
   catch
     " Which fold failed: execute() does not say, so Lua makes the plan's folds again one by one.
-    let l:error = luaeval('require("nvimpam.folds").failing_fold(_A[1], _A[2], _A[3])',
+    let l:error = luaeval('require("nvimpam.fold").failing_fold(_A[1], _A[2], _A[3])',
           \ [a:buf, l:left, v:exception])
-    call luaeval('require("nvimpam.folds").finish(_A[1], _A[2])', [a:buf, v:true])
+    call luaeval('require("nvimpam.fold").finish(_A[1], _A[2])', [a:buf, v:true])
     return {'error': l:error}
   endtry
-  call luaeval('require("nvimpam.folds").finish(_A[1], _A[2])', [a:buf, v:false])
-  return {'ok': luaeval('require("nvimpam.folds").applied(_A).n', a:buf),
-        \ 'native': luaeval('require("nvimpam.folds").creates_natively()')}
+  call luaeval('require("nvimpam.fold").finish(_A[1], _A[2])', [a:buf, v:false])
+  return {'ok': luaeval('require("nvimpam.fold").applied(_A).n', a:buf),
+        \ 'native': luaeval('require("nvimpam.fold").creates_natively()')}
 endfunction
 
 " Runs newline-separated lines of commands (or a list of them) from C, stopping at the first
 " error: how the `viml` and `lua` strategies create their folds where they cannot call
-" foldCreate() (lua/nvimpam/native.lua). Their lines join a few commands by '|'
+" foldCreate() (lua/nvimpam/fold/native.lua). Their lines join a few commands by '|'
 " (SingleCallStrategy.DEFAULT_PER_LINE has the measurements): then split() and execute() cost
 " about what execute() of a ready list of single commands costs.
 function! nvimpam#execute_lines(cmds) abort
@@ -63,11 +63,11 @@ endfunction
 
 " Completion of :NvimpamFoldStrategy for the rplugin manifest's command.
 function! nvimpam#strategies(...) abort
-  return join(luaeval('require("nvimpam.config").strategies'), "\n")
+  return join(luaeval('require("nvimpam.core.config").strategies'), "\n")
 endfunction
 
 " The manifest's commands hold the channel of the JVM that first served them (see
-" remote#define#CommandOnChannel). When that JVM exits, lua/nvimpam/host.lua calls this: the host
+" remote#define#CommandOnChannel). When that JVM exits, lua/nvimpam/host/init.lua calls this: the host
 " and its commands go back to starting a JVM on first use. Commands setup() defined stay.
 function! nvimpam#rplugin_reset() abort
   call remote#host#Register('java', '*.nvimpam', function('nvimpam#rplugin_host'))

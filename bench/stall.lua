@@ -25,7 +25,7 @@ local function now()
   return uv.hrtime() / 1e6
 end
 
-local folded = "&filetype ==# 'pamcrash' && luaeval('require(\"nvimpam.folds\").applied_tick(0) == vim.b.changedtick')"
+local folded = "&filetype ==# 'pamcrash' && luaeval('require(\"nvimpam.fold\").applied_tick(0) == vim.b.changedtick')"
 vim.rpcnotify(ch, 'nvim_command', 'edit ' .. vim.fn.fnameescape(deck))
 local t0 = now()
 local worst, worst_at, requests, folded_at = 0, 0, 0, nil

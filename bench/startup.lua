@@ -15,7 +15,7 @@ local t0 = uv.hrtime()
 require('nvimpam').setup({})
 vim.cmd('edit ' .. vim.fn.fnameescape(deck))
 local ok = vim.wait(30000, function()
-  return require('nvimpam.folds').applied_tick(0) ~= nil
+  return require('nvimpam.fold').applied_tick(0) ~= nil
 end, 1)
 local ms = (uv.hrtime() - t0) / 1e6
 io.stdout:write(string.format('%s: %s after %.0f ms\n', vim.fn.fnamemodify(deck, ':t'),

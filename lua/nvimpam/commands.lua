@@ -2,17 +2,14 @@
 -- manifest (:UpdateRemotePlugins) gets them from manifest_specs(). Both routes end in run().
 local M = {}
 
-local config = require('nvimpam.config')
+local config = require('nvimpam.core.config')
 local host = require('nvimpam.host')
-local messages = require('nvimpam.messages')
+local live = require('nvimpam.live')
+local messages = require('nvimpam.ui.messages')
 
 local api = vim.api
-local bufnr = require('nvimpam.buf').nr
+local bufnr = require('nvimpam.core.buf').nr
 local report = messages.report
-
-local function nvimpam()
-  return require('nvimpam')
-end
 
 -- A line of its own per item, and no newline after the last: a one-line message (the state of
 -- :NvimpamCells, :NvimpamFoldStrategy) fits the command line, with no hit-enter prompt.
@@ -26,7 +23,7 @@ M.list = {
     name = 'NvimpamFold',
     desc = 'nvimpam: fold the current buffer now',
     run = function(o)
-      nvimpam().fold(o.buf)
+      live.fold(o.buf)
     end,
   },
   {
@@ -35,7 +32,7 @@ M.list = {
     complete = 'custom,nvimpam#strategies',
     desc = 'nvimpam: show or switch the fold strategy',
     run = function(o)
-      local name = nvimpam().strategy(o.args)
+      local name = live.strategy(o.args)
       if o.args == '' then
         echo_lines({ 'nvimpam strategy: ' .. name })
       end
@@ -45,37 +42,37 @@ M.list = {
     name = 'NvimpamFoldAttach',
     desc = 'nvimpam: fold the current buffer live while editing',
     run = function(o)
-      nvimpam().attach(o.buf)
+      live.attach(o.buf)
     end,
   },
   {
     name = 'NvimpamFoldDetach',
     desc = 'nvimpam: stop live folding of the current buffer',
     run = function(o)
-      nvimpam().detach(o.buf)
+      live.detach(o.buf)
     end,
   },
   {
     name = 'NvimpamFoldInfo',
     desc = 'nvimpam: version, JVM, strategy, buffers, last timings',
     run = function()
-      require('nvimpam.float').show(nvimpam().info_lines(), 'nvimpam')
+      require('nvimpam.ui.float').show(host.info_lines(), 'nvimpam')
     end,
   },
   {
     name = 'NvimpamFoldBench',
     desc = 'nvimpam: time every fold strategy on the current buffer',
     run = function(o)
-      require('nvimpam.float').show(nvimpam().bench(o.buf).lines, 'nvimpam fold strategies')
+      require('nvimpam.ui.float').show(live.bench(o.buf).lines, 'nvimpam fold strategies')
     end,
   },
   {
     name = 'NvimpamCells',
     nargs = '?',
-    complete = "customlist,v:lua.require'nvimpam.cells'.complete",
+    complete = "customlist,v:lua.require'nvimpam.view.cells'.complete",
     desc = 'nvimpam: cell highlighting on, off or toggled for all buffers',
     run = function(o)
-      local now = require('nvimpam.cells').switch(o.args)
+      local now = require('nvimpam.view.cells').switch(o.args)
       if o.args == '' then
         echo_lines({ 'nvimpam cells: ' .. (now and 'on' or 'off') })
       end
@@ -85,23 +82,23 @@ M.list = {
     name = 'NvimpamCellInfo',
     desc = "nvimpam: the cursor's field, with its description, in a floating window",
     run = function()
-      require('nvimpam.cells').show_info()
+      require('nvimpam.view.cells.hint').show_info()
     end,
   },
   {
     name = 'NvimpamCheck',
     desc = "nvimpam: the whole deck's field problems in the quickfix list",
     run = function(o)
-      require('nvimpam.diagnostics').check(bufnr(o.buf))
+      require('nvimpam.ui.diagnostics').check(bufnr(o.buf))
     end,
   },
   {
     name = 'NvimpamCard',
     nargs = '?',
-    complete = "customlist,v:lua.require'nvimpam.templates'.complete",
+    complete = "customlist,v:lua.require'nvimpam.edit.templates'.complete",
     desc = 'nvimpam: insert a card template (without a keyword: pick one)',
     run = function(o)
-      require('nvimpam.templates').command(o)
+      require('nvimpam.edit.templates').command(o)
     end,
   },
   {
@@ -110,7 +107,7 @@ M.list = {
     bang = true,
     desc = 'nvimpam: $# field header above the row, the range or (!) the card',
     run = function(o)
-      require('nvimpam.fieldheader').command(o)
+      require('nvimpam.edit.fieldheader').command(o)
     end,
   },
   {
@@ -149,7 +146,7 @@ M.list = {
     bang = true,
     desc = 'nvimpam: align the fields of the line, the range or (!) the card',
     run = function(o)
-      require('nvimpam.align').command(o)
+      require('nvimpam.edit.align').command(o)
     end,
   },
   {
@@ -157,7 +154,7 @@ M.list = {
     nargs = '*',
     desc = 'nvimpam: plot FUNCT curves (ids, or the FUNCT under the cursor) in a floating window',
     run = function(o)
-      require('nvimpam.plot').plot(o.args, bufnr(o.buf))
+      require('nvimpam.view.plot').plot(o.args, bufnr(o.buf))
     end,
   },
   {
@@ -166,14 +163,14 @@ M.list = {
     complete = 'file',
     desc = "nvimpam: the differences between this deck and another, as models, in the quickfix list",
     run = function(o)
-      require('nvimpam.diff').run(bufnr(o.buf), o.fargs)
+      require('nvimpam.deck.diff').run(bufnr(o.buf), o.fargs)
     end,
   },
   {
     name = 'NvimpamParts',
     desc = "nvimpam: the deck's parts with mass, centre of gravity and bounding box, in a table buffer",
     run = function(o)
-      require('nvimpam.parts').open(bufnr(o.buf))
+      require('nvimpam.deck.parts').open(bufnr(o.buf))
     end,
   },
   {
@@ -181,10 +178,10 @@ M.list = {
     nargs = '+',
     range = true,
     bang = true,
-    complete = "customlist,v:lua.require'nvimpam.transform'.complete",
+    complete = "customlist,v:lua.require'nvimpam.deck.transform'.complete",
     desc = 'nvimpam: translate, rotate, scale or mirror the nodes of the range, of part={ids} or of the tree',
     run = function(o)
-      require('nvimpam.transform').command(o)
+      require('nvimpam.deck.transform').command(o)
     end,
   },
   {
@@ -194,7 +191,7 @@ M.list = {
     complete = 'file',
     desc = 'nvimpam: move part={ids} (their elements and own nodes) or the range\'s cards into a new include file',
     run = function(o)
-      require('nvimpam.extract').command(o)
+      require('nvimpam.deck.extract').command(o)
     end,
   },
   {
@@ -202,27 +199,27 @@ M.list = {
     bang = true,
     desc = "nvimpam: the deck's unused nodes, parts, materials, functions, groups, frames in the quickfix list (! : delete them)",
     run = function(o)
-      require('nvimpam.unused').run(bufnr(o.buf), o.bang)
+      require('nvimpam.deck.unused').run(bufnr(o.buf), o.bang)
     end,
   },
   {
     name = 'NvimpamOffset',
     nargs = '+',
     range = true,
-    complete = "customlist,v:lua.require'nvimpam.renumber'.complete",
+    complete = "customlist,v:lua.require'nvimpam.deck.renumber'.complete",
     desc = 'nvimpam: add a number to every id of a kind in the include tree (a range: its cards; part={ids})',
     run = function(o)
-      require('nvimpam.renumber').command(o, false)
+      require('nvimpam.deck.renumber').command(o, false)
     end,
   },
   {
     name = 'NvimpamRenumber',
     nargs = '+',
     range = true,
-    complete = "customlist,v:lua.require'nvimpam.renumber'.complete",
+    complete = "customlist,v:lua.require'nvimpam.deck.renumber'.complete",
     desc = 'nvimpam: renumber the ids of a kind densely from a start, in deck order (a range: its cards; part={ids})',
     run = function(o)
-      require('nvimpam.renumber').command(o, true)
+      require('nvimpam.deck.renumber').command(o, true)
     end,
   },
   {
@@ -231,7 +228,7 @@ M.list = {
     complete = 'file',
     desc = 'nvimpam: merge this deck with others into new buffers under {outdir}, as `merge -o OUTDIR` writes them',
     run = function(o)
-      require('nvimpam.merge').command(o)
+      require('nvimpam.deck.merge').command(o)
     end,
   },
 }
@@ -306,7 +303,7 @@ end
 function M.manifest_specs()
   local specs = {}
   for _, c in ipairs(M.list) do
-    local opts = { eval = string.format("v:lua.require'nvimpam'.manifest_sent('%s')", c.name) }
+    local opts = { eval = string.format("v:lua.require'nvimpam.commands'.manifest_sent('%s')", c.name) }
     opts.nargs = c.nargs
     opts.complete = c.complete
     specs[#specs + 1] = { type = 'command', name = c.name, sync = 0, opts = opts }
@@ -315,6 +312,7 @@ function M.manifest_specs()
 end
 
 --- Defines the user commands (again when called again).
+---@return nil
 function M.define()
   for _, c in ipairs(M.list) do
     api.nvim_create_user_command(c.name, function(o)

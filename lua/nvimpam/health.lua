@@ -23,12 +23,13 @@ function M.has_api_function(name)
 end
 
 --- :checkhealth nvimpam: Neovim, Java, the jar, the options, the card-layout table and the JVM.
+---@return nil
 function M.check()
-  local config = require('nvimpam.config')
+  local config = require('nvimpam.core.config')
   local host = require('nvimpam.host')
 
   start('nvimpam')
-  local compat = require('nvimpam.compat')
+  local compat = require('nvimpam.core.compat')
   if not compat.at_least(compat.oldest_minor) then
     report_error('Neovim ' .. compat.version .. ' is too old', { 'nvimpam needs Neovim 0.' .. compat.oldest_minor .. ' or newer' })
   else
@@ -46,7 +47,7 @@ function M.check()
   end
 
   local jar = host.jar()
-  if require('nvimpam.compat').uv.fs_stat(jar) then
+  if require('nvimpam.core.compat').uv.fs_stat(jar) then
     ok('jar: ' .. jar)
   else
     report_error('no jar at ' .. jar, { 'Build it: cd ' .. host.root() .. ' && ./mvnw -q package -DskipTests' })
@@ -58,7 +59,7 @@ function M.check()
     return
   end
   local set = {}
-  for _, o in ipairs(require('nvimpam.options').list) do
+  for _, o in ipairs(require('nvimpam.core.options').list) do
     local value = config.get()[o.name]
     if not vim.deep_equal(value, config.defaults[o.name]) then
       set[#set + 1] = o.name .. ' = ' .. vim.inspect(value, { newline = ' ', indent = '' })
@@ -76,7 +77,7 @@ function M.check()
     report_error('unknown strategy ' .. tostring(strategy), { 'Valid names: ' .. table.concat(config.strategies, ', ') })
   end
 
-  local loaded, table_or_err = pcall(require('nvimpam.layout').get)
+  local loaded, table_or_err = pcall(require('nvimpam.model.layout').get)
   if loaded then
     ok(string.format('card-layout table: %d layouts of %d cards (cells %s, checks %s)', #table_or_err.entries,
       #table_or_err.keys, config.get().cells and 'on' or 'off', config.get().checks and 'on' or 'off'))
@@ -85,7 +86,7 @@ function M.check()
       { 'Cells and the cell hint are off until it does; fix the line named' })
   end
 
-  local creates_natively, why_not = require('nvimpam.native').creator()
+  local creates_natively, why_not = require('nvimpam.fold.native').creator()
   if creates_natively then
     ok("folds are created by Neovim's foldCreate(), called through LuaJIT's FFI (strategies lua and viml,"
       .. " and the whole refreshes while editing; the others send :fold commands)")
@@ -93,7 +94,7 @@ function M.check()
     info('folds are created by :fold commands (' .. why_not .. ')')
   end
 
-  if major and major >= 17 and require('nvimpam.compat').uv.fs_stat(jar) then
+  if major and major >= 17 and require('nvimpam.core.compat').uv.fs_stat(jar) then
     -- The only way to know the JVM works is to ask it: this check starts it when it is not
     -- running (it then serves this Neovim's decks, as it would on first use).
     local was_running = host.running()

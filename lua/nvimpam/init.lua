@@ -1,30 +1,26 @@
 -- nvimpam: PAM-CRASH input decks in Neovim (folds, cells, checks, writing, navigation). This is
--- the public API; the commands are in commands.lua, buffers folded live in live.lua.
+-- the public API; the commands are in nvimpam.commands, buffers folded live in nvimpam.live
+-- (docs/ARCHITECTURE.md has the map of the modules).
 --
 --   require('nvimpam').setup({ strategy = 'lua' })
 --
 -- See :help nvimpam for the options and commands.
 local M = {}
 
-local config = require('nvimpam.config')
+local config = require('nvimpam.core.config')
 local host = require('nvimpam.host')
 
 local commands = require('nvimpam.commands')
 local live = require('nvimpam.live')
-local messages = require('nvimpam.messages')
 
 local api = vim.api
-local bufnr = require('nvimpam.buf').nr
 
 --- Folds a buffer now; returns when the folds are in place, with the JVM's summary. Waits at
 --- most timeout_ms; raises an error value (tostring() gives the message) otherwise.
 ---@param buf? integer the buffer (0 or nil: the current one)
 ---@return table summary { buf, lines, folds, message, ... }
 function M.fold(buf)
-  buf = bufnr(buf)
-  local summary = host.wait('fold', { buf }, ':NvimpamFold', buf)
-  messages.notify_summary(summary)
-  return summary
+  return live.fold(buf)
 end
 
 --- Starts live folding: the buffer is folded now and again after every change. Returns when the
@@ -38,34 +34,20 @@ end
 ---@param name? string a strategy name (`:help nvimpam-strategies`); nil or '' to show it
 ---@return string the strategy in force
 function M.strategy(name)
-  if name == nil or name == '' then
-    return config.get().strategy
-  end
-  config.set_strategy(name)
-  live.send_options()
-  return name
+  return live.strategy(name)
 end
 
 --- What :NvimpamFoldInfo shows, as a list of lines.
 ---@return string[]
 function M.info_lines()
-  if host.running() then
-    return host.wait('info', {}, ':NvimpamFoldInfo').lines
-  end
-  local lines = { 'nvimpam: JVM not running (starts on first use)', '  strategy: ' .. config.get().strategy,
-    '  jar: ' .. host.jar() }
-  if host.last_error() then
-    lines[#lines + 1] = '  last error: ' .. host.last_error()
-  end
-  return lines
+  return host.info_lines()
 end
 
 --- Runs every strategy on a buffer; returns the rows and the table :NvimpamFoldBench shows.
 ---@param buf? integer the buffer (0 or nil: the current one)
 ---@return table { rows = table[], lines = string[] }
 function M.bench(buf)
-  buf = bufnr(buf)
-  return host.wait('bench', { buf }, ':NvimpamFoldBench', buf)
+  return live.bench(buf)
 end
 
 --- The field under the cursor of window `win` (default: the current one), for a statusline or
@@ -75,7 +57,7 @@ end
 ---@param win? integer
 ---@return table|nil
 function M.cell(win)
-  return require('nvimpam.cells').cell(win)
+  return require('nvimpam.view.cells.hint').cell(win)
 end
 
 --- Stops live folding of a buffer; its folds stay as they are.
@@ -97,8 +79,9 @@ function M.command(name, fargs, ctx)
   commands.run(name, fargs, ctx)
 end
 
---- The spec's `eval` of a manifest command: the buffer it runs in, and a ticket that expects the
---- command back from the JVM within timeout_ms.
+--- The spec's `eval` of a manifest command written by an earlier nvimpam (the manifest now names
+--- nvimpam.commands): the buffer it runs in, and a ticket that expects the command back from the
+--- JVM within timeout_ms.
 ---@param name string
 ---@return table { buf, ticket }
 function M.manifest_sent(name)
@@ -115,13 +98,14 @@ end
 --- defaults): its commands, the autocmds that fold pamcrash buffers and give them their
 --- mappings, cells and the virtual header. plugin/nvimpam.vim calls it when Neovim starts, so
 --- the plugin works without setup(); calling it again only applies the options again.
+---@return nil
 function M.start()
   local c = config.get()
-  require('nvimpam.filestate').track() -- what each deck's file was when read: the JVM's disk fast path
+  require('nvimpam.host.filestate').track() -- what each deck's file was when read: the JVM's disk fast path
   commands.define()
   live.define_autocmds()
-  require('nvimpam.cells').setup(c.cells)
-  require('nvimpam.header').setup(c.virtual_header)
+  require('nvimpam.view.cells').setup(c.cells)
+  require('nvimpam.view.header').setup(c.virtual_header)
   live.send_options()
   if vim.v.vim_did_enter == 0 then
     -- Commands the rplugin manifest defines after us (it is sourced later) would take the

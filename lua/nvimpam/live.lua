@@ -3,57 +3,16 @@
 -- or a restarted JVM.
 local M = {}
 
-local config = require('nvimpam.config')
+local config = require('nvimpam.core.config')
 local host = require('nvimpam.host')
-local messages = require('nvimpam.messages')
+local messages = require('nvimpam.ui.messages')
 
 local api = vim.api
-local bufnr = require('nvimpam.buf').nr
+local bufnr = require('nvimpam.core.buf').nr
 local report, report_scheduled, notify_summary = messages.report, messages.report_scheduled, messages.notify_summary
 local group = nil
 local attached = {} -- buffers folded live, so that a reload (:edit!) attaches again
--- Buffers whose folds are on their way (from FileType until the JVM answers), and what waits
--- until none of some size is: the card-layout table's parse (30 ms of Lua, nvimpam.cells) held up
--- the folds of a 1M-line deck by 11-16 ms when it ran alongside the JVM's read on two cores.
-local opening = {}
-local waiting = {} -- { fn, min_lines }
-
-local function opening_of(min_lines)
-  for buf in pairs(opening) do
-    if api.nvim_buf_is_loaded(buf) and api.nvim_buf_line_count(buf) >= min_lines then
-      return true
-    end
-  end
-  return false
-end
-
-local function opened(buf)
-  if not opening[buf] then
-    return
-  end
-  opening[buf] = nil
-  local still = {}
-  for _, w in ipairs(waiting) do
-    if opening_of(w[2]) then
-      still[#still + 1] = w
-    else
-      vim.schedule(w[1])
-    end
-  end
-  waiting = still
-end
-
---- Calls `fn` (scheduled) once no buffer of at least `min_lines` lines that opened waits for its
---- folds: at once when none does.
----@param fn fun()
----@param min_lines integer
-function M.after_folds(fn, min_lines)
-  if opening_of(min_lines) then
-    waiting[#waiting + 1] = { fn, min_lines }
-  else
-    vim.schedule(fn)
-  end
-end
+local opening = require('nvimpam.fold.opening')
 
 --- The augroup of the autocmds, once define_autocmds() made it.
 ---@return integer|nil
@@ -64,7 +23,7 @@ end
 -- Background folding (a deck that opens, with live = false): nothing waits for it.
 local function fold_async(buf)
   host.call('fold', { buf }, function(e, summary)
-    opened(buf)
+    opening.done(buf)
     vim.schedule(function()
       if e then
         report(e)
@@ -97,7 +56,7 @@ end
 local function attach_async(buf)
   host.serving(buf, true)
   host.call('attach', { buf, api.nvim_buf_line_count(buf) }, function(e, summary)
-    opened(buf)
+    opening.done(buf)
     if e then
       host.serving(buf, false)
       if api.nvim_buf_is_loaded(buf) then -- a buffer wiped or unloaded meanwhile is no error
@@ -130,6 +89,7 @@ function M.detach(buf)
 end
 
 --- Sends the options to a running JVM; a new one gets them when it starts.
+---@return nil
 function M.send_options()
   if host.running() then
     host.call('setup', { config.for_jvm() }, function(e)
@@ -140,15 +100,46 @@ function M.send_options()
   end
 end
 
+--- Folds a buffer now; returns when the folds are in place, with the JVM's summary (notified).
+--- Waits at most timeout_ms; raises an error value otherwise.
+---@param buf? integer the buffer (0 or nil: the current one)
+---@return table summary { buf, lines, folds, message, ... }
+function M.fold(buf)
+  buf = bufnr(buf)
+  local summary = host.wait('fold', { buf }, ':NvimpamFold', buf)
+  notify_summary(summary)
+  return summary
+end
+
+--- Shows the strategy, or switches to another one (and tells a running JVM).
+---@param name? string a strategy name; nil or '' to show it
+---@return string the strategy in force
+function M.strategy(name)
+  if name == nil or name == '' then
+    return config.get().strategy
+  end
+  config.set_strategy(name)
+  M.send_options()
+  return name
+end
+
+--- Runs every strategy on a buffer; returns the rows and the table :NvimpamFoldBench shows.
+---@param buf? integer the buffer (0 or nil: the current one)
+---@return table { rows = table[], lines = string[] }
+function M.bench(buf)
+  buf = bufnr(buf)
+  return host.wait('bench', { buf }, ':NvimpamFoldBench', buf)
+end
+
 -- Folds a buffer that was just read, once Neovim is done with it: while it is still reading,
 -- it later puts back the window's previous manual folds (:edit! of a folded buffer).
 local function fold_when_read(buf, action)
-  opening[buf] = true
+  opening.start(buf)
   vim.schedule(function()
     if api.nvim_buf_is_loaded(buf) then
       action(buf)
     else
-      opened(buf)
+      opening.done(buf)
     end
   end)
 end
@@ -188,8 +179,9 @@ local function read_early(buf, path)
 end
 
 --- The autocmds of pamcrash buffers (again when called again: the augroup is cleared).
+---@return nil
 function M.define_autocmds()
-  require('nvimpam.filestate').early = read_early
+  require('nvimpam.host.filestate').early = read_early
   group = api.nvim_create_augroup('nvimpam', { clear = true })
   api.nvim_create_autocmd('FileType', { group = group, pattern = 'pamcrash', callback = M.on_filetype })
   -- Live refreshes wait while the user types (the JVM tracks the mode from these two); InsertLeave
@@ -212,7 +204,7 @@ function M.define_autocmds()
     group = group,
     callback = function(args)
       attached[args.buf] = nil
-      opened(args.buf)
+      opening.done(args.buf)
       host.serving(args.buf, false)
     end,
   })

@@ -1,11 +1,11 @@
--- Creating a plan's folds in a window: by Neovim's foldCreate() (nvimpam.native) where it can be
+-- Creating a plan's folds in a window: by Neovim's foldCreate() (nvimpam.fold.native) where it can be
 -- called, else by `:fold` commands; and, when one fails, which fold it was. apply() is the whole
 -- refresh in one call, the `lua` strategy.
 local M = {}
 
 local api = vim.api
 local fn = vim.fn
-local native = require('nvimpam.native')
+local native = require('nvimpam.fold.native')
 local plan = require('nvimpam.fold.plan')
 local state = require('nvimpam.fold.state')
 local frame = require('nvimpam.fold.frame')
@@ -13,7 +13,7 @@ local frame = require('nvimpam.fold.frame')
 local bufnr = state.bufnr
 local fold_command = plan.fold_command
 
--- Whether foldCreate() (nvimpam.native) may make plan p's folds in buffer `buf`: it can be called
+-- Whether foldCreate() (nvimpam.fold.native) may make plan p's folds in buffer `buf`: it can be called
 -- here, and every fold lies inside the buffer (foldCreate() does not check; the :fold commands name
 -- the first fold outside). Asked once per refresh, for all its windows.
 local function natively_creatable(p, buf)
@@ -101,7 +101,7 @@ end
 ---@field error nvimpam.ErrorValue? why no folds were made
 
 --- The whole refresh in one call: the `lua` strategy. Returns { ok = folds per window, native =
---- whether the next plan can come without its commands (nvimpam.native creates the folds) }, or
+--- whether the next plan can come without its commands (nvimpam.fold.native creates the folds) }, or
 --- { error = value } with no folds left behind: a returned value reaches the JVM whole, where a
 --- table raised by error() arrives as NULL.
 ---@param p nvimpam.PlanMessage
@@ -129,7 +129,7 @@ function M.apply(p)
   return { ok = st.plan.n, native = M.creates_natively() }
 end
 
---- Whether the next plan can come without its commands: nvimpam.native creates the folds.
+--- Whether the next plan can come without its commands: nvimpam.fold.native creates the folds.
 ---@return boolean
 function M.creates_natively()
   return native.creator() ~= nil

@@ -6,7 +6,7 @@ local M = {}
 
 local api = vim.api
 local fn = vim.fn
-local compat = require('nvimpam.compat')
+local compat = require('nvimpam.core.compat')
 local plan = require('nvimpam.fold.plan')
 local state = require('nvimpam.fold.state')
 local view = require('nvimpam.fold.view')
@@ -14,7 +14,7 @@ local view = require('nvimpam.fold.view')
 local bufnr = state.bufnr
 
 --- The 'foldtext' of every window nvimpam folds.
-M.FOLDTEXT = "v:lua.require'nvimpam.folds'.foldtext()"
+M.FOLDTEXT = "v:lua.require'nvimpam.fold.foldtext'.foldtext()"
 
 --- Starts a refresh of `buf`: remembers each window's view, 'foldlevel' and fold states (read
 --- with the plan the folds were made from), then clears its folds. Returns the windows that show

@@ -13,7 +13,7 @@ local M = {}
 
 local api = vim.api
 local fn = vim.fn
-local compat = require('nvimpam.compat')
+local compat = require('nvimpam.core.compat')
 local plans = require('nvimpam.fold.plan')
 local state = require('nvimpam.fold.state')
 local view = require('nvimpam.fold.view')
@@ -368,7 +368,7 @@ local function same_windows(st, buf)
   return wins
 end
 
---- The diff of a refold (see diff() above); a field, so that nvimpam.testing can watch it.
+--- The diff of a refold (see diff() above); a field, so that nvimpam.tools.testing can watch it.
 M.diff = diff
 
 --- A live refold of `plan.buf` to `plan` (as apply() takes it, plus `tick`, the changedtick the
@@ -418,7 +418,7 @@ function M.refold(plan)
     api.nvim_set_current_win(origin)
   end
   if not ok then
-    st.refold_error = err -- why it fell back (nvimpam.testing reads it); the whole refresh repairs it
+    st.refold_error = err -- why it fell back (nvimpam.tools.testing reads it); the whole refresh repairs it
     -- Never leave a half-done refold: start again from no folds, or report why that failed too.
     local ok2, applied = pcall(apply, plan)
     local failed = not ok2 and { code = 'failed', message = tostring(applied) } or applied.error

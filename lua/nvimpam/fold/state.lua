@@ -34,7 +34,7 @@ local plan = require('nvimpam.fold.plan')
 local buffers = {}
 
 --- The buffer `buf` names: itself, or the current buffer for 0 or nil.
-M.bufnr = require('nvimpam.buf').nr
+M.bufnr = require('nvimpam.core.buf').nr
 
 --- The state of buffer `buf` (a number, not 0), made empty the first time.
 ---@param buf integer

@@ -5,7 +5,7 @@
 -- message. `reported` marks one the user has already been shown.
 local M = {}
 
-local config = require('nvimpam.config')
+local config = require('nvimpam.core.config')
 
 ---@class nvimpam.Error
 ---@field code string what went wrong, one of contract.properties' codes

@@ -2,8 +2,8 @@
 -- starts it: nvimpam.host does.
 local M = {}
 
-local uv = require('nvimpam.compat').uv
-local config = require('nvimpam.config')
+local uv = require('nvimpam.core.compat').uv
+local config = require('nvimpam.core.config')
 
 --- The plugin's root folder (the one holding lua/, autoload/ and target/).
 ---@return string
@@ -220,7 +220,7 @@ local ext_types -- this Neovim's, once known
 -- on 0.7), kept in stdpath('cache') per Neovim version, as the Java version is.
 local function ext_types_arg()
   if not ext_types then
-    local key = require('nvimpam.compat').cache_key
+    local key = require('nvimpam.core.compat').cache_key
     local known = cached('nvimpam-ext-types', key)
     if known and known:match('^%d+,%d+,%d+$') then
       ext_types = known

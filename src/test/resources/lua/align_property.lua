@@ -22,9 +22,10 @@
 -- that line: the buffer line is what align_line() gives, or the line as it was and a message that
 -- names the line, the keyword and the field.
 local seed, cases, mode = tonumber((...)), tonumber((select(2, ...))), select(3, ...)
-local layout = require('nvimpam.layout')
-local fields = require('nvimpam.fields')
-local align = require('nvimpam.align')
+local layout = require('nvimpam.model.layout')
+local fields = require('nvimpam.model.fields')
+local problems = require('nvimpam.model.problems')
+local align = require('nvimpam.edit.align.line')
 
 local KW, FIXED, BLANK, STR, INT, INT_OR_BLANK, FLOAT, FLAGS, CHOICE, CONT = layout.KW, layout.FIXED, layout.BLANK,
   layout.STR, layout.INT, layout.INT_OR_BLANK, layout.FLOAT, layout.FLAGS, layout.CHOICE, layout.CONT
@@ -450,7 +451,7 @@ local function check(e, r, row, input, vals)
     if not named or not msg or msg == '' then
       fail(e, r, 'refused without naming a field: ' .. tostring(field) .. ' ' .. tostring(msg), input, out)
     end
-    if placed and #fields.line_diagnostics(input, e, r, 0) == 0 then
+    if placed and #problems.line_diagnostics(input, e, r, 0) == 0 then
       fail(e, r, 'a line in place refused: ' .. field .. ': ' .. msg, input, out)
     end
     if want then
@@ -529,7 +530,7 @@ local function check(e, r, row, input, vals)
 end
 
 local function buffer_mode()
-  local templates, rows = require('nvimpam.templates'), require('nvimpam.rows')
+  local templates, rows = require('nvimpam.edit.templates.build'), require('nvimpam.model.rows')
   for _, e in ipairs(layout.get().entries) do
     if layout.pick(layout.all(e.key), e.version) == e then
       for r, row in ipairs(e.rows) do

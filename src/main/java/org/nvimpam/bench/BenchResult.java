@@ -7,7 +7,7 @@ import java.util.Objects;
  *
  * <p>Times are in milliseconds; {@code medianMs}, {@code minMs} and {@code maxMs} are over the
  * measured runs of applying the folds, and {@code floorMs} is the time Neovim itself needs to run
- * the same folds' prebuilt commands, the fastest way found (lua/nvimpam/bench.lua). A time that
+ * the same folds' prebuilt commands, the fastest way found (lua/nvimpam/tools/bench.lua). A time that
  * was not measured is {@link Double#NaN}.
  *
  * @param deck the deck's name (a file name or a synthetic deck's description)

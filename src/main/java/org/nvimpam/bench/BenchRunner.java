@@ -69,7 +69,7 @@ public final class BenchRunner {
   public static final String FLOOR_PREFIX = "floor: ";
   /**
    * The prefix of the rows of --floor-row's other measures inside Neovim: the floor's other
-   * candidates and Neovim's own part of the strategies (lua/nvimpam/bench.lua).
+   * candidates and Neovim's own part of the strategies (lua/nvimpam/tools/bench.lua).
    */
   public static final String INSIDE_PREFIX = "inside: ";
 

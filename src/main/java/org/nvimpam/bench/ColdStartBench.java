@@ -58,7 +58,7 @@ public final class ColdStartBench {
       vim.cmd('edit ' .. vim.fn.fnameescape(%s))
       local ok = true
       if plugin then
-        ok = vim.wait(30000, function() return require('nvimpam.folds').applied_tick(0) ~= nil end, 1)
+        ok = vim.wait(30000, function() return require('nvimpam.fold').applied_tick(0) ~= nil end, 1)
       end
       local t1 = uv.hrtime()
       local jvm = plugin and cpu(require('nvimpam.host').pid()) or -1

@@ -160,7 +160,7 @@ public final class IdsBench {
       waitFor(nvim, folded);
       long folds = System.nanoTime();
       // the field checks come first (their diagnostics), then the id index and its check, on the same thread
-      waitFor(nvim, "return require('nvimpam.diagnostics').last[vim.api.nvim_get_current_buf()] ~= nil");
+      waitFor(nvim, "return require('nvimpam.ui.diagnostics').last[vim.api.nvim_get_current_buf()] ~= nil");
       long indexing = System.nanoTime();
       waitFor(nvim, "return require('nvimpam.ids').last[vim.api.nvim_get_current_buf()] ~= nil");
       long indexed = System.nanoTime();

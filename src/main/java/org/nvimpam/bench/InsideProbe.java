@@ -13,7 +13,7 @@ import org.nvimpam.strategy.StrategyTimer;
 
 /**
  * {@code bench --floor-row}'s measures of Neovim's own part of the strategies: the inside
- * measures of lua/nvimpam/bench.lua and the replayed requests ({@link WireReplay}), each sampled
+ * measures of lua/nvimpam/tools/bench.lua and the replayed requests ({@link WireReplay}), each sampled
  * once after every floor sample of a {@link StrategyTimer}, so that they see the same machine
  * state as the strategies.
  */
@@ -24,7 +24,7 @@ final class InsideProbe implements StrategyTimer.AfterFloor {
   private final Nvim nvim;
   private final Buffer buffer;
   private final Map<String, List<Double>> samples = new TreeMap<>();
-  private List<String> measures; // lua/nvimpam/bench.lua's, asked once
+  private List<String> measures; // lua/nvimpam/tools/bench.lua's, asked once
   private FoldPlan plan; // the one being timed
   private WireReplay replay; // its requests, encoded
   private List<String> replayMeasures = List.of();

@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 
 /**
  * The directory to put on Neovim's 'runtimepath' so that it finds nvimpam's Lua and VimL side
- * ({@code lua/nvimpam/folds.lua}, {@code autoload/nvimpam.vim}).
+ * ({@code lua/nvimpam/fold/init.lua}, {@code autoload/nvimpam.vim}).
  *
  * <p>Looked for, in order: the checkout the jar or classes were built in ({@code <root>/target/
  * nvimpam.jar} or {@code <root>/target/classes}); the copy the build put on the class path under
@@ -29,7 +29,7 @@ public record PluginRuntime(Path root, boolean temporary) implements AutoCloseab
   /** Where the build puts the runtime files inside the jar. */
   static final String RESOURCE_DIR = "runtime/";
   /** The file that marks a runtime directory. */
-  static final String MARKER = "lua/nvimpam/folds.lua";
+  static final String MARKER = "lua/nvimpam/fold/init.lua";
 
   /** Finds or extracts the runtime. */
   public static PluginRuntime locate() throws IOException {

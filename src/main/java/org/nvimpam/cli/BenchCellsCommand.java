@@ -68,8 +68,8 @@ public final class BenchCellsCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--pages and --rounds must be at least 1");
     }
     Path r = root.path.toAbsolutePath().normalize();
-    if (!Files.isRegularFile(r.resolve("lua/nvimpam/cells.lua"))) {
-      throw new ParameterException(spec.commandLine(), r + " holds no lua/nvimpam/cells.lua: pass the checkout with --root");
+    if (!Files.isRegularFile(r.resolve("lua/nvimpam/view/cells/init.lua"))) {
+      throw new ParameterException(spec.commandLine(), r + " holds no lua/nvimpam/view/cells/init.lua: pass the checkout with --root");
     }
     List<Long> sizes = new ArrayList<>(lines);
     sizes.sort(null);

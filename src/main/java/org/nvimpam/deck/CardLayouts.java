@@ -185,7 +185,7 @@ public final class CardLayouts {
   /**
    * Whether entry {@code entry}'s body is opaque: its layout is its header row and its end word
    * only, so the lines between are the card's own data in no layout (SECURE's encrypted input),
-   * never checked. lua/nvimpam/layout.lua's opaque_body says the same.
+   * never checked. lua/nvimpam/model/layout/init.lua's opaque_body says the same.
    */
   boolean opaqueBody(int entry) {
     return checks[entry].length == 2 && endRows[entry] == 1;
@@ -330,7 +330,7 @@ public final class CardLayouts {
     return k;
   }
 
-  /** The canonical text of the table (docs/CARDS.md and lua/nvimpam/layout.lua's dump()). */
+  /** The canonical text of the table (docs/CARDS.md and lua/nvimpam/model/layout/init.lua's dump()). */
   public String dump() {
     StringBuilder sb = new StringBuilder();
     for (CardLayout c : entries) {

@@ -8,7 +8,7 @@ import org.nvimpam.lines.LineSource;
  * The field checks of a whole deck (docs/CARDS.md, "What is an error"), kept up to date across
  * edits: an edit checks again only the cards it touched, from the card header at or before it to
  * the next card header after it, and shifts the problems below. Reads every byte of the rows it
- * checks, in place. lua/nvimpam/fields.lua checks the same way (ContractIT compares the two).
+ * checks, in place. lua/nvimpam/model/problems.lua checks the same way (ContractIT compares the two).
  * Not thread-safe.
  */
 public final class DeckProblems {

@@ -6,7 +6,7 @@ import org.nvimpam.lines.LineSource;
  * {@code INPUTVERSION} at the start of a line among its first {@link #SCAN_LINES} lines.
  */
 public final class DeckVersion {
-  /** How far the declaration is looked for; lua/nvimpam/rows.lua looks as far. */
+  /** How far the declaration is looked for; lua/nvimpam/model/version.lua looks as far. */
   public static final int SCAN_LINES = 200;
   private static final byte[] WORD = LineBytes.ascii("INPUTVERSION");
   private static final byte[] RUNEND = LineBytes.ascii("RUNEND");

@@ -2,8 +2,8 @@ package org.nvimpam.deck;
 
 /**
  * The numbers the solver reads in fields (docs/CARDS.md, "What is an error"): what a float field's
- * text means, not only whether it is one (FieldForms). lua/nvimpam/plot.lua's number() reads the
- * same way; the diff (model.diff) compares floats by {@link #real}.
+ * text means, not only whether it is one (FieldForms). lua/nvimpam/model/curves.lua's number()
+ * reads the same way; the diff (model.diff) compares floats by {@link #real}.
  */
 public final class FieldValues {
   private FieldValues() {}

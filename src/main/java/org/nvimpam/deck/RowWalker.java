@@ -5,7 +5,7 @@ import org.nvimpam.lines.LineSource;
 
 /**
  * The row walk of docs/CARDS.md ("Walking a card's rows"): which row of which layout each line of
- * a card is. lua/nvimpam/rows.lua walks the same way (ContractIT compares the two on whole decks).
+ * a card is. lua/nvimpam/model/rows.lua walks the same way (ContractIT compares the two on whole decks).
  * Not thread-safe: a walk keeps its state in fields, so that it allocates nothing.
  */
 public final class RowWalker {

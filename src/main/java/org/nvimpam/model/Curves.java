@@ -28,7 +28,7 @@ import org.nvimpam.lines.LineSource;
 /**
  * FUNCT curves of a deck and its include tree, read through the card-layout table: the header
  * row's SCALX, SCALY, SHIFTX and SHIFTY, the NAME row's title, and the points of every row whose
- * fields hold {@code X…}, {@code Y…} pairs (lua/nvimpam/plot.lua reads them the same way).
+ * fields hold {@code X…}, {@code Y…} pairs (lua/nvimpam/model/curves.lua reads them the same way).
  */
 public final class Curves {
   /**

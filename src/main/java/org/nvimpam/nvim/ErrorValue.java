@@ -9,7 +9,7 @@ import org.msgpack.core.MessagePacker;
 /**
  * An error as it crosses between the JVM and lua/nvimpam: a map {@code {code=, message=}} plus, for
  * a failing fold, {@code fold=N, of=M, lines={S, E}, strategy=}. Lua reads the fields, never the
- * message text; lua/nvimpam/host.lua builds the same shape for the errors it raises itself, and
+ * message text; lua/nvimpam/host/init.lua builds the same shape for the errors it raises itself, and
  * lua/nvimpam/contract.properties lists the keys and codes both sides use.
  *
  * @param fold 1-based index of the failing fold in plan order, 0 when no single fold failed

@@ -12,18 +12,18 @@ import org.nvimpam.rpc.Encoder;
  * instead of a user's command.
  */
 public enum LuaEntry {
-  // lua/nvimpam/folds.lua: framing a refresh, the single-call strategies, the live refold
-  FOLDS_BEGIN("nvimpam.folds", "begin", true, "buf"),
-  FOLDS_ADOPT("nvimpam.folds", "adopt", false, "plan"),
-  FOLDS_FINISH("nvimpam.folds", "finish", true, "buf", "failed"),
-  FOLDS_APPLY("nvimpam.folds", "apply", true, "plan"),
-  FOLDS_STAGE("nvimpam.folds", "stage", false, "plan"),
-  FOLDS_REFOLD("nvimpam.folds", "refold", true, "plan"),
+  // lua/nvimpam/fold/init.lua: framing a refresh, the single-call strategies, the live refold
+  FOLDS_BEGIN("nvimpam.fold", "begin", true, "buf"),
+  FOLDS_ADOPT("nvimpam.fold", "adopt", false, "plan"),
+  FOLDS_FINISH("nvimpam.fold", "finish", true, "buf", "failed"),
+  FOLDS_APPLY("nvimpam.fold", "apply", true, "plan"),
+  FOLDS_STAGE("nvimpam.fold", "stage", false, "plan"),
+  FOLDS_REFOLD("nvimpam.fold", "refold", true, "plan"),
   /** The tick of the buffer text that the folds in place were made from (bench and soak). */
-  FOLDS_APPLIED_TICK("nvimpam.folds", "applied_tick", true, "buf"),
+  FOLDS_APPLIED_TICK("nvimpam.fold", "applied_tick", true, "buf"),
   /** When the folds in place were put there, on Neovim's clock (bench). */
-  FOLDS_APPLIED_AT("nvimpam.folds", "applied_at", true, "buf"),
-  // lua/nvimpam/host.lua: the answer to every nvimpam_call; the rest for bench and soak
+  FOLDS_APPLIED_AT("nvimpam.fold", "applied_at", true, "buf"),
+  // lua/nvimpam/host/init.lua: the answer to every nvimpam_call; the rest for bench and soak
   HOST_DONE("nvimpam.host", "_done", false, "id", "err", "result"),
   HOST_RUNNING("nvimpam.host", "running", true),
   HOST_PID("nvimpam.host", "pid", true),
@@ -34,24 +34,24 @@ public enum LuaEntry {
   SETUP("nvimpam", "setup", false, "opts"),
   INFO_LINES("nvimpam", "info_lines", true),
   /** The field problems of a buffer at a changedtick: a flat item list and how many there are. */
-  DIAGNOSTICS_SET("nvimpam.diagnostics", "set", false, "buf", "changedtick", "items", "total"),
+  DIAGNOSTICS_SET("nvimpam.ui.diagnostics", "set", false, "buf", "changedtick", "items", "total"),
   /** The cross-reference problems of a buffer (namespace nvimpam.refs): flat items and their count. */
   IDS_SET("nvimpam.ids", "set", false, "buf", "items", "total"),
   /** Whether (and where) a buffer's file is its text, for the disk fast path ({@link DiskCheck}). */
-  FILESTATE_CHECK("nvimpam.filestate", "check", true, "buf", "samples"),
-  // lua/nvimpam/bench.lua: the benchmark's reset, verification and floor
-  BENCH_RESET("nvimpam.bench", "reset", false, "buf"),
-  BENCH_CLEAR("nvimpam.bench", "clear", false, "buf"),
-  BENCH_VERIFY("nvimpam.bench", "verify", true, "buf"),
-  BENCH_FLOOR_PREPARE("nvimpam.bench", "floor_prepare", false, "buf", "chunk", "per_line"),
-  BENCH_FLOOR("nvimpam.bench", "floor", true, "buf", "name"),
-  BENCH_FLOOR_CANDIDATES("nvimpam.bench", "floor_candidates", true),
-  BENCH_INSIDE_MEASURES("nvimpam.bench", "inside_measures", true),
+  FILESTATE_CHECK("nvimpam.host.filestate", "check", true, "buf", "samples"),
+  // lua/nvimpam/tools/bench.lua: the benchmark's reset, verification and floor
+  BENCH_RESET("nvimpam.tools.bench", "reset", false, "buf"),
+  BENCH_CLEAR("nvimpam.tools.bench", "clear", false, "buf"),
+  BENCH_VERIFY("nvimpam.tools.bench", "verify", true, "buf"),
+  BENCH_FLOOR_PREPARE("nvimpam.tools.bench", "floor_prepare", false, "buf", "chunk", "per_line"),
+  BENCH_FLOOR("nvimpam.tools.bench", "floor", true, "buf", "name"),
+  BENCH_FLOOR_CANDIDATES("nvimpam.tools.bench", "floor_candidates", true),
+  BENCH_INSIDE_MEASURES("nvimpam.tools.bench", "inside_measures", true),
   /** How far :NvimpamParts got: a line of text for the table buffer {@code tbuf}. */
-  PARTS_PROGRESS("nvimpam.parts", "_progress", false, "tbuf", "text");
+  PARTS_PROGRESS("nvimpam.deck.parts", "_progress", false, "tbuf", "text");
 
   /**
-   * The buffer variable lua/nvimpam/rows.lua reads for the version of an include file, which the
+   * The buffer variable lua/nvimpam/model/version.lua reads for the version of an include file, which the
    * JVM sets from the deck that includes it.
    */
   public static final String INHERITED_VERSION = "nvimpam_inherited_version";
@@ -59,7 +59,7 @@ public enum LuaEntry {
   /** The buffer variables the JVM sets for the Lua side to read. */
   public static final List<String> BUFFER_VARIABLES = List.of(INHERITED_VERSION, "nvimpam_root_dir");
 
-  /** The folder a buffer's include files resolve from (its top deck's), which lua/nvimpam/ids.lua reads. */
+  /** The folder a buffer's include files resolve from (its top deck's), which lua/nvimpam/ids/init.lua reads. */
   public static final String ROOT_DIR = BUFFER_VARIABLES.get(1);
 
   /** A function of autoload/nvimpam.vim that the JVM calls with {@code nvim_call_function}. */
@@ -84,7 +84,7 @@ public enum LuaEntry {
     this.code = (returns ? "return " : "") + expression("...");
   }
 
-  /** The module, as {@code require()} takes it, e.g. {@code nvimpam.folds}. */
+  /** The module, as {@code require()} takes it, e.g. {@code nvimpam.fold}. */
   public String module() {
     return module;
   }

@@ -49,7 +49,7 @@ public final class BufferLoad implements BufferListener {
     /**
      * 1 MiB chunks, 3 in flight: Neovim spends a few ms per chunk in its main loop, and the
      * whole fetch is as fast as with 4 MiB chunks. The file is read from disk when provably the
-     * buffer's text (needs lua/nvimpam/filestate.lua on the runtimepath).
+     * buffer's text (needs lua/nvimpam/host/filestate.lua on the runtimepath).
      */
     public static final Options DEFAULT = new Options(1 << 20, 3, true);
 
@@ -115,7 +115,7 @@ public final class BufferLoad implements BufferListener {
       + "local ok, fs = pcall(require, '" + LuaEntry.FILESTATE_CHECK.module() + "') "
       + "if disk and ok then return fs." + LuaEntry.FILESTATE_CHECK.function() + "(b, " + DiskCheck.SAMPLES + ") end "
       + "local n = vim.api.nvim_buf_line_count(b) "
-      + "return {n, vim.api.nvim_buf_get_offset(b, n), disk and 'no lua/nvimpam/filestate.lua' or 'not asked'}";
+      + "return {n, vim.api.nvim_buf_get_offset(b, n), disk and 'no lua/nvimpam/host/filestate.lua' or 'not asked'}";
   /** Reaching 1/4 of the deck's bytes (or 64 MiB) in discarded chunks ends the load. */
   private static final long MIN_WASTE_LIMIT = 64L << 20;
 

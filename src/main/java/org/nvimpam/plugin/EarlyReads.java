@@ -16,7 +16,7 @@ import org.nvimpam.nvim.FileStamp;
 import org.nvimpam.nvim.StartTrace;
 
 /**
- * Decks read before Neovim has read them: lua/nvimpam/filestate.lua announces a deck at
+ * Decks read before Neovim has read them: lua/nvimpam/host/filestate.lua announces a deck at
  * BufReadPre, and its file is read and folded here, on a thread of its own, while Neovim reads
  * it. The buffer's load then takes the read ({@link BufferLoad.EarlyFile}), which it uses only
  * when the buffer's file state as Neovim read it equals the one read here; otherwise it reads

@@ -21,7 +21,7 @@ import org.nvimpam.rpc.Encoder;
 import org.nvimpam.rpc.Log;
 
 /**
- * The calls of lua/nvimpam/ids.lua on the wire: each reads its arguments, asks the id index
+ * The calls of lua/nvimpam/ids/init.lua on the wire: each reads its arguments, asks the id index
  * ({@link IdService}) and encodes its records for Lua; and the index's checks and root folders,
  * sent to Neovim as they change. {@code args[0]} is always the buffer; the rest as each method
  * says. An id of a named kind (a group) is its title.

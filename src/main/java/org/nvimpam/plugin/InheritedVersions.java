@@ -8,8 +8,8 @@ import org.nvimpam.nvim.Nvim;
 
 /**
  * The version an include file takes from the open deck that includes it (an include file declares
- * none): for its checks, and for Lua ({@link LuaEntry#INHERITED_VERSION}, which lua/nvimpam/rows.lua
- * reads).
+ * none): for its checks, and for Lua ({@link LuaEntry#INHERITED_VERSION}, which
+ * lua/nvimpam/model/version.lua reads).
  */
 final class InheritedVersions {
   private final Nvim nvim;

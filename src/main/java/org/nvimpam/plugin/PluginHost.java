@@ -33,7 +33,7 @@ import org.nvimpam.rpc.Log;
 import org.nvimpam.strategy.FoldStrategyException;
 
 /**
- * The plugin as Neovim sees it. lua/nvimpam/host.lua never waits for the JVM in a blocking
+ * The plugin as Neovim sees it. lua/nvimpam/host/init.lua never waits for the JVM in a blocking
  * request: it sends {@code nvimpam_call} notifications {@code [id, method, args]}, and every call
  * is answered by an {@code nvim_exec_lua} notification that runs {@link LuaEntry#HOST_DONE}
  * {@code (id, error, result)}, with the error as an {@link ErrorValue} map.

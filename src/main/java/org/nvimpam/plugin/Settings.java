@@ -7,7 +7,7 @@ import org.nvimpam.strategy.FoldStrategies;
 import org.nvimpam.strategy.FoldStrategy;
 
 /**
- * The options the JVM acts on, as sent by lua/nvimpam/config.lua (the {@code setup} call). Replaced
+ * The options the JVM acts on, as sent by lua/nvimpam/core/config.lua (the {@code setup} call). Replaced
  * whole, so that a refresh never sees half of an update.
  */
 record Settings(String strategy, boolean genericCards, boolean oneLineFolds, long debounceMs, long notifyLines,

@@ -7,7 +7,7 @@ import org.nvimpam.nvim.Nvim;
 
 /**
  * Refolds a live buffer after edits: one {@code nvim_exec_lua} call to {@code refold()} in
- * lua/nvimpam/folds.lua, which changes only the folds that differ from what Neovim holds (Neovim
+ * lua/nvimpam/fold/init.lua, which changes only the folds that differ from what Neovim holds (Neovim
  * itself moved the others along with the lines). Whatever strategy is configured, this is the
  * live path: the strategies differ in how a whole plan travels, and here almost nothing does.
  */

@@ -7,8 +7,8 @@ import org.nvimpam.nvim.LuaEntry;
 import org.nvimpam.nvim.Nvim;
 
 /**
- * One {@code nvim_exec_lua} call handing the whole plan, as one argument, to lua/nvimpam/folds.lua.
- * Where Lua creates the folds by calling Neovim's foldCreate() (lua/nvimpam/native.lua), the plan
+ * One {@code nvim_exec_lua} call handing the whole plan, as one argument, to lua/nvimpam/fold/init.lua.
+ * Where Lua creates the folds by calling Neovim's foldCreate() (lua/nvimpam/fold/native.lua), the plan
  * is all it needs; elsewhere the plan comes with its commands prebuilt in one string of {@code
  * |}-joined lines that Lua passes on to {@code execute()}.
  */

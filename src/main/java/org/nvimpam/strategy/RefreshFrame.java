@@ -11,7 +11,7 @@ import org.nvimpam.nvim.LuaEntry;
 import org.nvimpam.nvim.Nvim;
 
 /**
- * The calls into lua/nvimpam/folds.lua that frame a refresh made of separate requests: prepare
+ * The calls into lua/nvimpam/fold/init.lua that frame a refresh made of separate requests: prepare
  * (remember views, 'foldlevel' and fold states, install the fold texts, clear the folds), adopt
  * (the plan, sent after the commands that create its folds: its bytes travel while Neovim runs
  * them, instead of before, while Neovim waits) and finish (restore all that, or on failure remove

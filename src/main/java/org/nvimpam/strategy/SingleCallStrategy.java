@@ -27,7 +27,7 @@ abstract class SingleCallStrategy implements FoldStrategy {
    * floor (split()) or 1.13-1.16x (nvim_exec2()) to 1.09-1.10x. Measured before native folds, when
    * every call ran its commands; now they run only where Neovim cannot create natively, and a
    * sweep measures them only with native folds off: {@code --nvim-arg=--cmd "--nvim-arg=lua
-   * require('nvimpam.config').set({ native_folds = false })"}.
+   * require('nvimpam.core.config').set({ native_folds = false })"}.
    */
   static final int DEFAULT_PER_LINE = 20;
 
@@ -58,7 +58,7 @@ abstract class SingleCallStrategy implements FoldStrategy {
 
   /**
    * Sends the commands only while the last answer did not say that Neovim creates the folds
-   * natively (lua/nvimpam/native.lua): there the plan's integers are all it needs, 10 bytes per
+   * natively (lua/nvimpam/fold/native.lua): there the plan's integers are all it needs, 10 bytes per
    * fold instead of about 26. A Neovim that stops creating natively runs commands of its own making
    * once, and says so.
    */

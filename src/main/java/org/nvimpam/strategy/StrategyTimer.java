@@ -29,7 +29,7 @@ public final class StrategyTimer {
   private final Map<String, List<Double>> floorSamples = new TreeMap<>();
   private final AfterFloor afterFloor;
   private int floorWarmups;
-  private List<String> candidates; // the floor's, from lua/nvimpam/bench.lua
+  private List<String> candidates; // the floor's, from lua/nvimpam/tools/bench.lua
 
   /**
    * More samples taken after each measured run's floor, on the same machine state: the
@@ -128,7 +128,7 @@ public final class StrategyTimer {
 
   /**
    * The floor: the fastest known way to create the plan's folds inside Neovim from prebuilt {@code
-   * S,Efold} strings (see lua/nvimpam/bench.lua for the candidates), each sampled once after every
+   * S,Efold} strings (see lua/nvimpam/tools/bench.lua for the candidates), each sampled once after every
    * measured run of {@link #timeAll}. The floor is the candidate with the lowest median on this
    * Neovim. Call after {@link #timeAll}.
    */
@@ -188,7 +188,7 @@ public final class StrategyTimer {
     floorWarmups = FLOOR_WARMUP;
   }
 
-  /** The names a function of lua/nvimpam/bench.lua lists. */
+  /** The names a function of lua/nvimpam/tools/bench.lua lists. */
   public static List<String> names(Nvim nvim, LuaEntry entry) {
     List<String> names = new ArrayList<>();
     for (Object o : (List<?>) Await.call(entry.call(nvim), entry.toString())) {
@@ -197,7 +197,7 @@ public final class StrategyTimer {
     return names;
   }
 
-  /** One sample of a way to make the folds inside Neovim, by its name in lua/nvimpam/bench.lua. */
+  /** One sample of a way to make the folds inside Neovim, by its name in lua/nvimpam/tools/bench.lua. */
   public static double floorSample(Nvim nvim, Buffer buffer, String candidate) {
     return ((Number) Await.call(LuaEntry.BENCH_FLOOR.call(nvim, out -> {
       out.packLong(buffer.id());
@@ -219,7 +219,7 @@ public final class StrategyTimer {
     }
   }
 
-  /** Calls a function of lua/nvimpam/bench.lua that takes the buffer. */
+  /** Calls a function of lua/nvimpam/tools/bench.lua that takes the buffer. */
   private static Object lua(Nvim nvim, Buffer buffer, LuaEntry entry) {
     return Await.call(entry.call(nvim, out -> out.packLong(buffer.id())), entry.toString());
   }

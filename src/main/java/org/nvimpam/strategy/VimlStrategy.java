@@ -13,7 +13,7 @@ import org.nvimpam.nvim.Nvim;
  * single commands instead cost as much to receive as splitting one per line cost on 0.7.2.
  * The plan itself (for the fold texts and fold states) is staged in Lua by a request written just
  * before, read as one binary string; both travel pipelined. Where Neovim's foldCreate() can be
- * called (lua/nvimpam/native.lua), nvimpam#apply() has Lua create the folds from the staged plan
+ * called (lua/nvimpam/fold/native.lua), nvimpam#apply() has Lua create the folds from the staged plan
  * instead, and the JVM sends an empty string for the commands once an answer has said so.
  */
 final class VimlStrategy extends SingleCallStrategy {

@@ -8,7 +8,7 @@ local start, pages = ...
 local hrtime = (vim.uv or vim.loop).hrtime
 vim.cmd('normal! ' .. start .. 'Gzt')
 vim.cmd('redraw')
-local cells = package.loaded['nvimpam.cells']
+local cells = package.loaded['nvimpam.view.cells']
 if cells then
   cells.reset_stats()
 end

@@ -32,12 +32,12 @@ class PluginRuntimeTest {
 
   @Test
   void extractsTheRuntimeFilesOfAJarAndDeletesThemOnClose() throws IOException {
-    Path jar = jar("runtime/lua/nvimpam/folds.lua", "runtime/autoload/nvimpam.vim", "org/nvimpam/X.class");
+    Path jar = jar("runtime/lua/nvimpam/fold/init.lua", "runtime/autoload/nvimpam.vim", "org/nvimpam/X.class");
     Path root;
     try (PluginRuntime runtime = PluginRuntime.extract(jar)) {
       root = runtime.root();
       assertTrue(runtime.temporary());
-      assertEquals("-- runtime/lua/nvimpam/folds.lua", Files.readString(root.resolve("lua/nvimpam/folds.lua")));
+      assertEquals("-- runtime/lua/nvimpam/fold/init.lua", Files.readString(root.resolve("lua/nvimpam/fold/init.lua")));
       assertTrue(Files.isRegularFile(root.resolve("autoload/nvimpam.vim")));
       assertFalse(Files.exists(root.resolve("org")));
     }
@@ -48,7 +48,7 @@ class PluginRuntimeTest {
   void aJarWithoutTheRuntimeIsAClearError() throws IOException {
     Path jar = jar("org/nvimpam/X.class");
     IOException e = assertThrows(IOException.class, () -> PluginRuntime.extract(jar));
-    assertTrue(e.getMessage().contains("runtime/lua/nvimpam/folds.lua"), e.getMessage());
+    assertTrue(e.getMessage().contains("runtime/lua/nvimpam/fold/init.lua"), e.getMessage());
   }
 
   @Test

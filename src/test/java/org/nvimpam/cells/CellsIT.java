@@ -12,7 +12,7 @@ import org.nvimpam.testutil.EmbeddedNvim;
 import org.nvimpam.testutil.PluginTestBase;
 
 /**
- * lua/nvimpam/cells.lua: one decoration provider that looks at the lines drawn only, its switches,
+ * lua/nvimpam/view/cells/init.lua: one decoration provider that looks at the lines drawn only, its switches,
  * the version it reads per buffer, and its highlight groups. (What the screen shows, group by
  * group, is proven through an attached UI elsewhere.)
  */
@@ -33,7 +33,7 @@ class CellsIT extends PluginTestBase {
 
   /** cells.stats() after a reset and a full redraw. */
   private Map<?, ?> redrawnStats() {
-    return (Map<?, ?>) lua("local c = require('nvimpam.cells') c.reset_stats() vim.cmd('redraw!') return c.stats()");
+    return (Map<?, ?>) lua("local c = require('nvimpam.view.cells') c.reset_stats() vim.cmd('redraw!') return c.stats()");
   }
 
   @Test
@@ -50,7 +50,7 @@ class CellsIT extends PluginTestBase {
     StringBuilder deck = new StringBuilder(nodes(3000)).append("GROUP / big\n");
     for (int i = 0; i < 500; i++) deck.append("        NOD ").append(i).append('\n');
     open("", deck.toString());
-    Map<?, ?> s = (Map<?, ?>) lua("local c = require('nvimpam.cells') c.reset_stats() vim.cmd('normal! 3300Gzt') "
+    Map<?, ?> s = (Map<?, ?>) lua("local c = require('nvimpam.view.cells') c.reset_stats() vim.cmd('normal! 3300Gzt') "
         + "vim.cmd('redraw!') return c.stats()");
     assertEquals(298L, s.get("walked"), "lines 3002 (GROUP) to 3299, above the top line 3300");
   }
@@ -135,13 +135,13 @@ class CellsIT extends PluginTestBase {
   @Test
   void theVersionIsTheBuffersOwnThenTheInheritedOneThenTheNewest() throws IOException {
     open("", "INPUTVERSION 2023\nNODE  /        1\n");
-    assertEquals(2023L, lua("return require('nvimpam.cells').version(0 + vim.api.nvim_get_current_buf())"));
+    assertEquals(2023L, lua("return require('nvimpam.model.version').of(0 + vim.api.nvim_get_current_buf())"));
     lua("vim.api.nvim_buf_set_lines(0, 0, 1, false, { 'INPUTVERSION 2011' })");
-    assertEquals(2011L, lua("return require('nvimpam.cells').version(vim.api.nvim_get_current_buf())"));
+    assertEquals(2011L, lua("return require('nvimpam.model.version').of(vim.api.nvim_get_current_buf())"));
     lua("vim.api.nvim_buf_set_lines(0, 0, 1, false, { '$ an include file' }) vim.b.nvimpam_inherited_version = 2020");
-    assertEquals(2020L, lua("return require('nvimpam.cells').version(vim.api.nvim_get_current_buf())"));
+    assertEquals(2020L, lua("return require('nvimpam.model.version').of(vim.api.nvim_get_current_buf())"));
     lua("vim.b.nvimpam_inherited_version = nil");
-    assertEquals(null, lua("return require('nvimpam.cells').version(vim.api.nvim_get_current_buf())"));
+    assertEquals(null, lua("return require('nvimpam.model.version').of(vim.api.nvim_get_current_buf())"));
   }
 
   private static final List<String> GROUPS = List.of("NvimpamComment", "NvimpamKeyword", "NvimpamFixed", "NvimpamCellOdd",
@@ -161,7 +161,7 @@ class CellsIT extends PluginTestBase {
     nvim.command("colorscheme default").join();
     assertEquals(want, GROUPS.stream().map(this::linkOf).toList());
     nvim.command("highlight NvimpamCellOdd guifg=#123456").join();
-    lua("require('nvimpam.cells').define_highlights()");
+    lua("require('nvimpam.view.cells').define_highlights()");
     assertEquals("NvimpamCellOdd", linkOf("NvimpamCellOdd"), "a user's own colours stay");
   }
 

@@ -19,11 +19,11 @@ final class CellsLua {
   }
 
   /**
-   * Points layout.lua (and so rows, fields, cells and the hint) at the test table, loaded now: the
+   * Points nvimpam.model.layout (and so rows, fields, cells and the hint) at the test table, loaded now: the
    * first redraw shows cells (a table the cells load themselves comes a few slices later).
    */
   static void useTestTable(Nvim nvim) {
-    lua(nvim, "require('nvimpam.layout').use(...) require('nvimpam.layout').get() require('nvimpam.cells').reload()",
+    lua(nvim, "require('nvimpam.model.layout').use(...) require('nvimpam.model.layout').get() require('nvimpam.view.cells').reload()",
         testTable());
   }
 

@@ -97,7 +97,7 @@ class CellsScreenIT extends PluginTestBase {
   }
 
   private void awaitFolds() {
-    String done = "return require('nvimpam.folds').applied_tick(0) == vim.b.changedtick";
+    String done = "return require('nvimpam.fold').applied_tick(0) == vim.b.changedtick";
     long end = System.currentTimeMillis() + FOLD_WAIT_MS;
     while (!Boolean.TRUE.equals(lua(done))) {
       assertNoErrors();
@@ -108,7 +108,7 @@ class CellsScreenIT extends PluginTestBase {
 
   private void awaitTable() {
     long end = System.currentTimeMillis() + FOLD_WAIT_MS;
-    while (!Boolean.TRUE.equals(lua("return not require('nvimpam.cells').active(vim.api.nvim_get_current_buf()) or require('nvimpam.layout').loaded()"))) {
+    while (!Boolean.TRUE.equals(lua("return not require('nvimpam.view.cells').active(vim.api.nvim_get_current_buf()) or require('nvimpam.model.layout').loaded()"))) {
       assertNoErrors();
       if (System.currentTimeMillis() > end) fail("the card-layout table did not load within " + FOLD_WAIT_MS + " ms");
       sleep(10);
@@ -293,7 +293,7 @@ class CellsScreenIT extends PluginTestBase {
   @Test
   void cellsAppearOnceTheTableHasLoadedWithNoRedrawAsked() throws IOException {
     setup("auto_attach = false");
-    lua("require('nvimpam.layout').use(nil) require('nvimpam.cells').reload()"); // the table not loaded yet
+    lua("require('nvimpam.model.layout').use(nil) require('nvimpam.view.cells').reload()"); // the table not loaded yet
     screen = Screen.attach(nvim, W, H);
     screen.nameGroups(GROUPS);
     EmbeddedNvim.edit(nvim, (String.join("\n", DECK) + "\n").getBytes(StandardCharsets.UTF_8), dir);
@@ -301,7 +301,7 @@ class CellsScreenIT extends PluginTestBase {
     Win w = currentWin();
     // Until then, only comments and header words show (which need no table).
     screen.expect(x -> cells(x, w, DECK, 3).equals(NODE_CELLS), "the NODE line's cells");
-    assertEquals(true, lua("return require('nvimpam.layout').loaded()"));
+    assertEquals(true, lua("return require('nvimpam.model.layout').loaded()"));
     assertNoErrors();
   }
 
@@ -316,9 +316,9 @@ class CellsScreenIT extends PluginTestBase {
 
   /** Records, at each start of the table's load, whether buffer 0 had its folds then. */
   private void recordTableLoads() {
-    lua("require('nvimpam.layout').use(nil) require('nvimpam.cells').reload()" // the table not loaded yet
-        + " _G.loads = {} local layout = require('nvimpam.layout') local load_soon = layout.load_soon"
-        + " layout.load_soon = function(done) table.insert(_G.loads, require('nvimpam.folds').applied_tick(0) ~= nil)"
+    lua("require('nvimpam.model.layout').use(nil) require('nvimpam.view.cells').reload()" // the table not loaded yet
+        + " _G.loads = {} local layout = require('nvimpam.model.layout') local load_soon = layout.load_soon"
+        + " layout.load_soon = function(done) table.insert(_G.loads, require('nvimpam.fold').applied_tick(0) ~= nil)"
         + " return load_soon(done) end");
   }
 
@@ -340,7 +340,7 @@ class CellsScreenIT extends PluginTestBase {
   @Test
   void theTableLoadsWhenABigDecksFoldsDoNotCome() throws Exception {
     setup("");
-    lua("require('nvimpam.host').channel() require('nvimpam.cells').WAIT_FOR_FOLDS_MS = 300");
+    lua("require('nvimpam.host').channel() require('nvimpam.view.cells').WAIT_FOR_FOLDS_MS = 300");
     recordTableLoads();
     long pid = ((Number) lua("return require('nvimpam.host').pid()")).longValue();
     ProcessHandle jvm = ProcessHandle.of(pid).orElseThrow();
@@ -540,13 +540,13 @@ class CellsScreenIT extends PluginTestBase {
     open("", Files.readAllBytes(deck));
     Win w = currentWin();
     int shown = w.botline() - w.topline() + 1;
-    lua("require('nvimpam.cells').reset_stats()");
+    lua("require('nvimpam.view.cells').reset_stats()");
     long flushes0 = screen.flushes();
     for (int page = 0; page < 10; page++) screen.firstFlushAfter("vim.cmd('normal! \\6')"); // <C-f>
     screen.firstFlushAfter("vim.cmd('normal! 150000Gzt')");
     for (int page = 0; page < 5; page++) screen.firstFlushAfter("vim.cmd('normal! \\6')");
     long flushes = screen.flushes() - flushes0;
-    Map<?, ?> stats = (Map<?, ?>) lua("return require('nvimpam.cells').stats()");
+    Map<?, ?> stats = (Map<?, ?>) lua("return require('nvimpam.view.cells').stats()");
     long wins = ((Number) stats.get("wins")).longValue();
     long lines = ((Number) stats.get("lines")).longValue();
     assertTrue(wins >= 16, "a redraw of the window per page: " + stats);

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.nvimpam.testutil.EmbeddedNvim;
 import org.nvimpam.testutil.PluginTestBase;
 
-/** lua/nvimpam/diagnostics.lua: what the JVM pushes becomes vim.diagnostic entries of `nvimpam`. */
+/** lua/nvimpam/ui/diagnostics.lua: what the JVM pushes becomes vim.diagnostic entries of `nvimpam`. */
 class DiagnosticsLuaIT extends PluginTestBase {
   private static final String DECK = "NODE  /        1        -1263.9S\nNODE  /       2x\nNODE  /        3\n";
 
@@ -18,7 +18,7 @@ class DiagnosticsLuaIT extends PluginTestBase {
     EmbeddedNvim.edit(nvim, DECK.getBytes(), dir);
   }
 
-  private static final String SET = "require('nvimpam.diagnostics').set(vim.api.nvim_get_current_buf(), vim.b.changedtick, ...)";
+  private static final String SET = "require('nvimpam.ui.diagnostics').set(vim.api.nvim_get_current_buf(), vim.b.changedtick, ...)";
 
   /** The buffer's `nvimpam` diagnostics as "lnum:col-end_col severity source message". */
   private Object shown() {
@@ -110,7 +110,7 @@ class DiagnosticsLuaIT extends PluginTestBase {
     assertEquals(true, lua("return vim.fn.getqflist({ title = 1 }).title:match('^nvimpam: 0 problems in ') ~= nil"));
     assertEquals(true, lua("return _G.notes[1][1]:match('^nvimpam: no problems in ') ~= nil"));
   }
-  // put(): vim.diagnostic.set without the whole-buffer read of Neovim 0.12 (see diagnostics.lua).
+  // put(): vim.diagnostic.set without the whole-buffer read of Neovim 0.12 (see nvimpam.ui.diagnostics).
 
   /** 300 NODE lines, and diagnostics at the edges: past the end, past a line's end, over two lines. */
   private void openLong() throws IOException {
@@ -134,7 +134,7 @@ class DiagnosticsLuaIT extends PluginTestBase {
   void putShowsWhatVimDiagnosticSetShowsAlsoAfterAnEdit() throws IOException {
     openLong();
     Object both = lua(LIST + DUMP + "local a, b = vim.api.nvim_create_namespace('plain'), vim.api.nvim_create_namespace('put') "
-        + "vim.diagnostic.set(a, 0, vim.deepcopy(l)) require('nvimpam.diagnostics').put(b, 0, vim.deepcopy(l)) "
+        + "vim.diagnostic.set(a, 0, vim.deepcopy(l)) require('nvimpam.ui.diagnostics').put(b, 0, vim.deepcopy(l)) "
         + "local before = { dump(a), dump(b) } "
         + "vim.api.nvim_buf_set_lines(0, 3, 3, true, { 'NODE  /        0', 'NODE  /        0' }) "
         + "return { before, { dump(a), dump(b) } }");
@@ -151,7 +151,7 @@ class DiagnosticsLuaIT extends PluginTestBase {
     openLong();
     Object wholeReads = lua(LIST + "local get, n = vim.api.nvim_buf_get_lines, 0 "
         + "vim.api.nvim_buf_get_lines = function(b, s, e, ...) if s == 0 and e == -1 then n = n + 1 end return get(b, s, e, ...) end "
-        + "local ok, err = pcall(require('nvimpam.diagnostics').put, vim.api.nvim_create_namespace('put'), 0, l) "
+        + "local ok, err = pcall(require('nvimpam.ui.diagnostics').put, vim.api.nvim_create_namespace('put'), 0, l) "
         + "vim.api.nvim_buf_get_lines = get assert(ok, err) return n");
     assertEquals(0L, wholeReads);
     assertEquals(46L, lua("return #vim.diagnostic.get(0)"));
@@ -164,7 +164,7 @@ class DiagnosticsLuaIT extends PluginTestBase {
     Object shown = lua(LIST + "local real = vim.diagnostic.set "
         + "local walk = load('return function(buf) local n = 0 for _ in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, true)) do n = n + 1 end return n end', '@/rt/lua/vim/diagnostic.lua')() "
         + "vim.diagnostic.set = function(ns, buf, list, opts) walk(buf) return real(ns, buf, list, opts) end "
-        + "local d = require('nvimpam.diagnostics') "
+        + "local d = require('nvimpam.ui.diagnostics') "
         + "local ok, err = pcall(d.put, vim.api.nvim_create_namespace('put'), 0, l) "
         + "local ok2, err2 = pcall(d.put, vim.api.nvim_create_namespace('put2'), 0, l) "
         + "vim.diagnostic.set = real assert(ok, err) assert(ok2, err2) return #vim.diagnostic.get(0)");

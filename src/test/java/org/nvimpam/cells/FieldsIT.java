@@ -9,7 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.nvimpam.testutil.SharedNvimTestBase;
 
-/** lua/nvimpam/fields.lua: the checks of docs/CARDS.md "What is an error", on the test table. */
+/** lua/nvimpam/model/fields.lua and problems.lua: the checks of docs/CARDS.md "What is an error", on the test table. */
 class FieldsIT extends SharedNvimTestBase {
   @BeforeAll
   static void table() {
@@ -19,7 +19,7 @@ class FieldsIT extends SharedNvimTestBase {
   /** Each problem as "lnum:col-end_col severity message". */
   private static Object check(String deck, Integer version) {
     return CellsLua.lua(nvim, "local lines, v = ... local out = {} "
-        + "for _, d in ipairs(require('nvimpam.fields').check_lines(lines, v)) do "
+        + "for _, d in ipairs(require('nvimpam.model.problems').check_lines(lines, v)) do "
         + "out[#out + 1] = string.format('%d:%d-%d %d %s', d.lnum, d.col, d.end_col, d.severity, d.message) end "
         + "return out", List.of(deck.split("\n", -1)), version);
   }

@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.nvimpam.testutil.SharedNvimTestBase;
 
 /**
- * lua/nvimpam/layout.lua: the table of docs/CARDS.md parsed into entries, looked up by header
+ * lua/nvimpam/model/layout/init.lua: the table of docs/CARDS.md parsed into entries, looked up by header
  * line and version, dumped canonically, and malformed input rejected with file:line: what.
  */
 class LayoutLuaIT extends SharedNvimTestBase {
@@ -38,7 +38,7 @@ class LayoutLuaIT extends SharedNvimTestBase {
 
   private static String loadError(Path d) {
     CompletionException e = assertThrows(CompletionException.class,
-        () -> lua("require('nvimpam.layout').load(...)", d.toString()));
+        () -> lua("require('nvimpam.model.layout').load(...)", d.toString()));
     String m = e.getCause().getMessage();
     // Neovim's "Error executing lua: <message>" and a traceback around the message.
     int at = m.indexOf(d.toString());
@@ -93,12 +93,12 @@ class LayoutLuaIT extends SharedNvimTestBase {
         "field 1 10 float H 1. - - - right|Thickness",
         "row ges NODES -",
         "row block META,END_META -");
-    assertEquals(want, lua("return require('nvimpam.layout').dump(...)", d.toString()));
+    assertEquals(want, lua("return require('nvimpam.model.layout').dump(...)", d.toString()));
   }
 
   @Test
   void lookupPicksTheVariantByItsColumnsAndTheGreatestVersionNotAboveTheDecks() {
-    String code = "local l = require('nvimpam.layout') l.use(...) local out = {} "
+    String code = "local l = require('nvimpam.model.layout') l.use(...) local out = {} "
         + "for _, c in ipairs({ {'PART  /        1   SHELL       1', 2015}, {'PART  /        1   SHELL       1', 2023}, "
         + "{'PART  /        1 SHELL         1', nil}, {'PART  /        1   FLUID       1', 2011}, "
         + "{'SHELL /        1', 2011}, {'SHELL /        1', 2022} }) do "
@@ -110,14 +110,14 @@ class LayoutLuaIT extends SharedNvimTestBase {
 
   @Test
   void aDeckOlderThanEveryLayoutGetsTheOldestAndIsToldSo() {
-    assertEquals(List.of("SHELL", 2011L, true), lua("local l = require('nvimpam.layout') l.use(...) "
+    assertEquals(List.of("SHELL", 2011L, true), lua("local l = require('nvimpam.model.layout') l.use(...) "
         + "local e, older = l.lookup('SHELL /        1', 1990) l.use(nil) return { e.key, e.version, older }",
         CellsLua.testTable()));
   }
 
   @Test
   void linesThatAreNoCardHeaderOrHaveNoEntryHaveNoEntry() {
-    assertEquals(true, lua("local l = require('nvimpam.layout') l.use(...) "
+    assertEquals(true, lua("local l = require('nvimpam.model.layout') l.use(...) "
         + "local r = l.lookup('MATER /        1') == nil and l.lookup('NODE  /x') == nil "
         + "and l.lookup(' NODE  / 1') == nil and l.lookup('$NODE  / 1') == nil and l.lookup('NODE  /') ~= nil "
         + "l.use(nil) return r", CellsLua.testTable()));
@@ -126,20 +126,20 @@ class LayoutLuaIT extends SharedNvimTestBase {
   @Test
   void versionsAreAscendingAndKeysInTableOrder() {
     assertEquals(List.of(List.of(2011L, 2020L), List.of("NODE", "SHELL", "MASS", "GROUP", "FLAGS", "PART", "PART:SHELL",
-        "PART:BEAM")), lua("local l = require('nvimpam.layout') l.use(...) "
+        "PART:BEAM")), lua("local l = require('nvimpam.model.layout') l.use(...) "
         + "local r = { l.versions('SHELL'), l.keys() } l.use(nil) return r", CellsLua.testTable()));
   }
 
   @Test
   void theEntryIsCompiledIntoArraysOfColumnsAndTypeCodes() {
     assertEquals(List.of(List.of(1L, 9L, 17L, 33L, 49L), List.of(8L, 16L, 32L, 48L, 64L), List.of(1L, 3L, 5L, 5L, 5L)),
-        lua("local l = require('nvimpam.layout') l.use(...) local r = l.lookup('NODE  /        1').rows[1] "
+        lua("local l = require('nvimpam.model.layout') l.use(...) local r = l.lookup('NODE  /        1').rows[1] "
             + "l.use(nil) return { r.from, r.to, r.type }", CellsLua.testTable()));
   }
 
   @Test
   void theBundledTableLoads() {
-    Object n = lua("local ok, t = pcall(require('nvimpam.layout').load) return ok and #t.entries or t");
+    Object n = lua("local ok, t = pcall(require('nvimpam.model.layout').load) return ok and #t.entries or t");
     assertTrue(n instanceof Long && (Long) n > 0, "the bundled table: " + n);
   }
 
@@ -196,7 +196,7 @@ class LayoutLuaIT extends SharedNvimTestBase {
 
   @Test
   void getParsesOnceAndKeepsTheTable() {
-    assertEquals(true, lua("local l = require('nvimpam.layout') l.use(...) local a = l.get() "
+    assertEquals(true, lua("local l = require('nvimpam.model.layout') l.use(...) local a = l.get() "
         + "local same = a == l.get() l.use(nil) return same", CellsLua.testTable()));
   }
 
@@ -204,7 +204,7 @@ class LayoutLuaIT extends SharedNvimTestBase {
 
   /** Loads the bundled table with load_soon() in slices of {@code sliceNs}; what happened. */
   private static List<?> loadSoon(String sliceNs, String meanwhile) {
-    return (List<?>) lua("local L = require('nvimpam.layout') L.use(nil) L.slice_ns = " + sliceNs + " "
+    return (List<?>) lua("local L = require('nvimpam.model.layout') L.use(nil) L.slice_ns = " + sliceNs + " "
         + "local turns, done = 0, nil "
         + "local timer = (vim.uv or vim.loop).new_timer() timer:start(0, 1, function() turns = turns + 1 end) "
         + "L.load_soon(function(ok, err) done = { ok, err or '' } end) "
@@ -232,7 +232,7 @@ class LayoutLuaIT extends SharedNvimTestBase {
   @Test
   void aMalformedTableLoadedInSlicesCallsBackWithTheError() throws IOException {
     Path d = table("card PART Part 2011 | Part\nrow\n  x-8 kw PART | Keyword\n");
-    Object r = lua("local L = require('nvimpam.layout') L.use(...) local done "
+    Object r = lua("local L = require('nvimpam.model.layout') L.use(...) local done "
         + "L.load_soon(function(ok, err) done = { ok, err } end) vim.wait(10000, function() return done ~= nil end, 1) "
         + "L.use(nil) return done", d.toString());
     List<?> done = (List<?>) r;
@@ -242,7 +242,7 @@ class LayoutLuaIT extends SharedNvimTestBase {
 
   @Test
   void switchingTablesWhileOneLoadsCallsBackWithoutIt() {
-    Object r = lua("local L = require('nvimpam.layout') L.use(nil) local done "
+    Object r = lua("local L = require('nvimpam.model.layout') L.use(nil) local done "
         + "L.load_soon(function(ok, err) done = { ok, err } end) L.use(nil) "
         + "vim.wait(10000, function() return done ~= nil end, 1) return { done[1], done[2], L.loaded() }");
     assertEquals(List.of(false, "the table was switched while it loaded", false), r);

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.nvimpam.testutil.SharedNvimTestBase;
 
-/** lua/nvimpam/rows.lua: the row walk of docs/CARDS.md on the test table, and its on-screen form. */
+/** lua/nvimpam/model/rows.lua: the row walk of docs/CARDS.md on the test table, and its on-screen form. */
 class RowsIT extends SharedNvimTestBase {
   @BeforeAll
   static void table() {
@@ -18,7 +18,7 @@ class RowsIT extends SharedNvimTestBase {
   }
 
   private static Object classify(String deck, Integer version) {
-    return CellsLua.lua(nvim, "local lines, v = ... return require('nvimpam.rows').classify_lines(lines, v)",
+    return CellsLua.lua(nvim, "local lines, v = ... return require('nvimpam.model.rows').classify_lines(lines, v)",
         List.of(deck.split("\n", -1)), version);
   }
 
@@ -149,9 +149,9 @@ class RowsIT extends SharedNvimTestBase {
 
   @Test
   void theVersionIsTheFirstIntegerOnTheFirstInputversionLine() {
-    assertEquals(List.of(2011L, 2023L), CellsLua.lua(nvim, "local r = require('nvimpam.rows') "
-        + "return { r.deck_version({ 'ANALYSIS', 'INPUTVERSION 2011', 'INPUTVERSION 2023' }), "
-        + "r.deck_version({ 'INPUTVERSION   v2023' }) }"));
+    assertEquals(List.of(2011L, 2023L), CellsLua.lua(nvim, "local v = require('nvimpam.model.version') "
+        + "return { v.of_lines({ 'ANALYSIS', 'INPUTVERSION 2011', 'INPUTVERSION 2023' }), "
+        + "v.of_lines({ 'INPUTVERSION   v2023' }) }"));
   }
 
   /** A deck of every kind of line, to compare the on-screen form with the whole-list one. */
@@ -184,7 +184,7 @@ class RowsIT extends SharedNvimTestBase {
   void everyScreenRangeGivesTheRowsOfTheWholeDeckWalk() throws IOException {
     open(MIXED.getBytes());
     Object same = CellsLua.lua(nvim, """
-        local rows = require('nvimpam.rows')
+        local rows = require('nvimpam.model.rows')
         local lines = vim.api.nvim_buf_get_lines(0, 0, -1, false)
         local want = rows.classify_lines(lines, 2011)
         local names = { [0] = 'comment', 'none', 'extra', 'ges', 'ges_end' }
@@ -215,7 +215,7 @@ class RowsIT extends SharedNvimTestBase {
     lines.add("       0.2");
     open(String.join("\n", lines).getBytes());
     assertEquals(List.of(3L, "PART:SHELL@2011#5"), CellsLua.lua(nvim, """
-        local rows = require('nvimpam.rows')
+        local rows = require('nvimpam.model.rows')
         rows.walked = 0
         local r = rows.range(0, 5003, 5004, 2011)
         return { rows.walked, r.ent[r.off + 1].key .. '@2011#' .. r.rowi[r.off + 1] }"""));
@@ -229,7 +229,7 @@ class RowsIT extends SharedNvimTestBase {
     lines.add("        END");
     open(String.join("\n", lines).getBytes());
     Object got = CellsLua.lua(nvim, """
-        local rows = require('nvimpam.rows')
+        local rows = require('nvimpam.model.rows')
         rows.walked = 0
         local r = rows.range(0, 9000, 9003, 2011)
         local e = rows.range(0, 10001, 10002, 2011)
@@ -247,7 +247,7 @@ class RowsIT extends SharedNvimTestBase {
         local api = vim.api
         local real, n = api.nvim_buf_get_lines, 0
         api.nvim_buf_get_lines = function(...) n = n + 1 return real(...) end
-        local ok, r = pcall(require('nvimpam.rows').range, 0, 1990, 2000, 2011)
+        local ok, r = pcall(require('nvimpam.model.rows').range, 0, 1990, 2000, 2011)
         api.nvim_buf_get_lines = real
         return { n, r.ent[r.off + 1].key, r.kind[r.off + 1] }""");
     List<?> c = (List<?>) calls;

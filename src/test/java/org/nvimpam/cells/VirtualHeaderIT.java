@@ -27,7 +27,7 @@ class VirtualHeaderIT extends PluginTestBase {
   /** Moves the cursor as a user does (CursorMoved fires), then returns the header marks. */
   private Object moveTo(int lnum) throws InterruptedException {
     lua("vim.api.nvim_input('" + lnum + "G')");
-    String marks = "local h = require('nvimpam.header') local out = {} "
+    String marks = "local h = require('nvimpam.view.header') local out = {} "
         + "for _, m in ipairs(vim.api.nvim_buf_get_extmarks(0, h.ns, 0, -1, { details = true })) do "
         + "out[#out + 1] = { m[2], m[4].virt_lines[1][1][1], m[4].virt_lines[1][1][2], m[4].virt_lines_above } end return out";
     for (int i = 0; i < 100 && !Long.valueOf(lnum).equals(lua("return vim.fn.line('.')")); i++) Thread.sleep(10);
@@ -61,7 +61,7 @@ class VirtualHeaderIT extends PluginTestBase {
   void itScrollsSidewaysWithTheTextFrom011() throws Exception {
     open("virtual_header = true");
     moveTo(2);
-    Object overflow = lua("local m = vim.api.nvim_buf_get_extmarks(0, require('nvimpam.header').ns, 0, -1, { details = true })[1] "
+    Object overflow = lua("local m = vim.api.nvim_buf_get_extmarks(0, require('nvimpam.view.header').ns, 0, -1, { details = true })[1] "
         + "return { vim.fn.has('nvim-0.11'), m[4].virt_lines_overflow or 'none' }");
     List<?> o = (List<?>) overflow;
     assertEquals(1L == (Long) o.get(0) ? "scroll" : "none", o.get(1));

@@ -17,8 +17,8 @@ import org.nvimpam.testutil.EmbeddedNvim;
 
 /**
  * Java and Lua read the same card-layout table, walk the same rows and find the same field
- * problems: the JVM's CardLayouts, RowWalker and DeckProblems against lua/nvimpam/layout.lua,
- * rows.lua and fields.lua in a real Neovim, on the sample decks, a generated deck and mutated
+ * problems: the JVM's CardLayouts, RowWalker and DeckProblems against lua/nvimpam/model/layout/init.lua,
+ * nvimpam.model.rows and nvimpam.model.problems in a real Neovim, on the sample decks, a generated deck and mutated
  * copies of them, for a deck's own version, the newest, and one older than every layout.
  */
 class LayoutContractIT {
@@ -138,12 +138,12 @@ class LayoutContractIT {
 
   @Test
   void bothSidesReadTheSameTable() {
-    assertEquals(CardLayouts.bundled().dump(), lua("return require('nvimpam.layout').dump()", List.of(), null));
+    assertEquals(CardLayouts.bundled().dump(), lua("return require('nvimpam.model.layout').dump()", List.of(), null));
   }
 
   @Test
   void bothSidesReadTheSameIdKindsInTheSameOrder() {
-    assertEquals(CardLayouts.KINDS, lua("return require('nvimpam.layout').KINDS", List.of(), null));
+    assertEquals(CardLayouts.KINDS, lua("return require('nvimpam.model.layout').KINDS", List.of(), null));
   }
 
   @Test
@@ -154,7 +154,7 @@ class LayoutContractIT {
       int d = 0;
       for (List<byte[]> deck : decks()) {
         List<String> java = RowWalkerTest.Rows.classify(t, join(deck), v);
-        Object luaRows = lua("local lines, v = ... if v == vim.NIL then v = nil end return require('nvimpam.rows').classify_lines(lines, v)", deck, version);
+        Object luaRows = lua("local lines, v = ... if v == vim.NIL then v = nil end return require('nvimpam.model.rows').classify_lines(lines, v)", deck, version);
         assertEquals(java, luaRows, "deck " + d + ", version " + version);
         d++;
       }
@@ -170,7 +170,7 @@ class LayoutContractIT {
       for (List<byte[]> deck : decks()) {
         List<String> java = DeckProblemsTest.problems(t, join(deck), v);
         Object luaProblems = lua("local lines, v = ... if v == vim.NIL then v = nil end local out = {} "
-            + "for _, p in ipairs(require('nvimpam.fields').check_lines(lines, v)) do "
+            + "for _, p in ipairs(require('nvimpam.model.problems').check_lines(lines, v)) do "
             + "out[#out + 1] = string.format('%d:%d-%d %d %s', p.lnum, p.col, p.end_col, p.severity, p.message) end "
             + "return out", deck, version);
         assertEquals(java, luaProblems, "deck " + d + ", version " + version);

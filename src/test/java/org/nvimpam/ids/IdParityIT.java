@@ -26,7 +26,7 @@ import org.nvimpam.testutil.PluginTestBase;
  * and the definitions and references of the greatest id of each kind, on the sample decks.
  */
 class IdParityIT extends PluginTestBase {
-  /** Answers a call of ids.lua straight from the JVM, as the plugin's commands get it. */
+  /** Answers a call of nvimpam.ids straight from the JVM, as the plugin's commands get it. */
   private static final String ASK = "local method, args = ... local done, res, err = false, nil, nil "
       + "require('nvimpam.host').call(method, args, function(e, r) err, res, done = e, r, true end, args[1]) "
       + "vim.wait(60000, function() return done end, 10) "

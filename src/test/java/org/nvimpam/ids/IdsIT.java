@@ -381,7 +381,7 @@ class IdsIT extends PluginTestBase {
     for (int id = 5; id < 1_000_005; id++) lines.add(node(id));
     lines.add(shell(200, 12, 3, 5, 6, 7));
     open("main.pc", lines.toArray(String[]::new));
-    lua("vim.wait(60000, function() return require('nvimpam.folds').applied_tick(0) ~= nil end, 1)");
+    lua("vim.wait(60000, function() return require('nvimpam.fold').applied_tick(0) ~= nil end, 1)");
     lua("vim.api.nvim_buf_set_lines(0, 8, 9, true, {})"); // node 3, while the checks and the index are at work
     int last = lines.size() - 2; // the last shell, one line up
     List<String> want = List.of(last + ":31-32 1 SHELL / IDNOD1: node 3 is not defined", // sorted as text

@@ -20,7 +20,7 @@ import org.nvimpam.testutil.EmbeddedNvim;
 
 /**
  * The INCLU rule has one home, {@link IncludeLine} (the name) and {@link IncludeWalk#resolve} (the
- * file), and lua/nvimpam/ids.lua ({@code include_name}, {@code resolve}: gf, 'includeexpr') must
+ * file), and lua/nvimpam/ids/init.lua ({@code include_name}, {@code resolve}: gf, 'includeexpr') must
  * agree with it without asking the JVM (gf works before the JVM runs). Random INCLU lines (quotes,
  * blanks, names continued with & or -, CRLF) over random folders (the file beside the including
  * one, beside the top deck, both, neither, absolute, through ..) give the same name and file on
@@ -96,7 +96,7 @@ class IncludeResolveIT {
       cases.add(Map.of("file", dir.resolve("deck" + c + ".inc").toString(), "root", nested ? top.toString() : "",
           "lines", lines));
     }
-    // As ids.lua sees them: each case a buffer with the including file's name and the root folder
+    // As nvimpam.ids sees them: each case a buffer with the including file's name and the root folder
     // the JVM would set (b:nvimpam_root_dir).
     Object got = nvim.execLua("local ids = require('nvimpam.ids') local out = {} "
         + "for i, c in ipairs(...) do "

@@ -49,7 +49,7 @@ class JumpFoldsIT extends PluginTestBase {
 
   /** Waits until the current buffer's folds are in place at its changedtick. */
   private void awaitFolds() throws InterruptedException {
-    String done = "return require('nvimpam.folds').applied_tick(0) == vim.b.changedtick";
+    String done = "return require('nvimpam.fold').applied_tick(0) == vim.b.changedtick";
     long end = System.currentTimeMillis() + WAIT_MS;
     while (!Boolean.TRUE.equals(lua(done)) && System.currentTimeMillis() < end) {
       Thread.sleep(5);

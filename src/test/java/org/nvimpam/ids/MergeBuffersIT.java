@@ -54,9 +54,9 @@ class MergeBuffersIT extends PluginTestBase {
 
   /** Runs :NvimpamMerge with {@code args} and waits for its end; the last message. */
   private String merge(String args) {
-    lua("require('nvimpam.merge').last = nil");
+    lua("require('nvimpam.deck.merge').last = nil");
     nvim.command("NvimpamMerge " + args).join();
-    lua("vim.wait(20000, function() local l = require('nvimpam.merge').last return l and l.done end, 10)");
+    lua("vim.wait(20000, function() local l = require('nvimpam.deck.merge').last return l and l.done end, 10)");
     return String.valueOf(lua("local n = _G.notes[#_G.notes] return n and n[1] or ''"));
   }
 
@@ -178,7 +178,7 @@ class MergeBuffersIT extends PluginTestBase {
     String note = merge(out + " " + big);
     lua("_G.tick:stop()");
     @SuppressWarnings("unchecked")
-    Map<String, Object> last = (Map<String, Object>) lua("local l = require('nvimpam.merge').last "
+    Map<String, Object> last = (Map<String, Object>) lua("local l = require('nvimpam.deck.merge').last "
         + "return { turns = l.turns, longest = l.longest_ms, cpu = l.longest_cpu_ms, gap = _G.gap, gaps = table.concat(_G.gaps, ' '), buffers = #(l.buffers or {}) }");
     System.err.println("large merge: " + last);
     assertEquals(9L, last.get("buffers"), note);

@@ -144,7 +144,7 @@ class RenamePlanTest {
         IdKinds.key(IdKinds.NODE, old), Integer.toString(neu));
   }
 
-  /** The lines after the plan, applied as lua/nvimpam/ids.lua does: edits bottom up, then the added lines bottom up. */
+  /** The lines after the plan, applied as lua/nvimpam/ids/init.lua does: edits bottom up, then the added lines bottom up. */
   static List<String> apply(RenamePlan p, String... lines) {
     List<String> out = new ArrayList<>(List.of(lines));
     for (int i = 1; i < p.count(); i++) {

@@ -62,9 +62,9 @@ class RenumberTreeIT extends PluginTestBase {
 
   /** Runs an Ex command of the renumber module and waits for its end; the last message. */
   private String run(String cmd) {
-    lua("require('nvimpam.renumber').last = nil");
+    lua("require('nvimpam.deck.renumber').last = nil");
     nvim.command(cmd).join();
-    lua("vim.wait(20000, function() local l = require('nvimpam.renumber').last return l and l.done end, 10)");
+    lua("vim.wait(20000, function() local l = require('nvimpam.deck.renumber').last return l and l.done end, 10)");
     return String.valueOf(lua("local n = _G.notes[#_G.notes] return n and n[1] or ''"));
   }
 
@@ -117,12 +117,12 @@ class RenumberTreeIT extends PluginTestBase {
     // a change of the user's own just before, through the API: the offset must not join it
     lua("vim.api.nvim_buf_set_lines(0, -1, -1, true, { '$ mine' })");
     // many parts, one a turn of the main loop: still one undo step each
-    lua("require('nvimpam.renumber').lines_per_call = 2 require('nvimpam.renumber').budget_ms = 0");
+    lua("require('nvimpam.deck.renumber').lines_per_call = 2 require('nvimpam.deck.renumber').budget_ms = 0");
     long before = seqLast(main);
     // what a typed command does between the turns: each buffer's undo block closed
     lua("_G.closer = vim.loop.new_timer() _G.closer:start(0, 1, vim.schedule_wrap(function()"
         + " for _, b in ipairs(vim.api.nvim_list_bufs()) do if vim.api.nvim_buf_is_loaded(b) then"
-        + " require('nvimpam.undo').close(b) end end end))");
+        + " require('nvimpam.core.undo').close(b) end end end))");
     String note = run("NvimpamOffset node 1000");
     lua("_G.closer:stop() _G.closer:close()");
     List<List<String>> want = headless("--offset=node=1000");
@@ -136,7 +136,7 @@ class RenumberTreeIT extends PluginTestBase {
     assertDisk();
     assertEquals("nvimpam: node ids +1000: 32 values; :wall, :copen", note);
     assertEquals("nvimpam: node ids +1000: 32 values in 3 files, 16 lines", lua("return vim.fn.getqflist({ title = 0 }).title"));
-    assertTrue(((Number) lua("return require('nvimpam.renumber').last.turns")).intValue() >= 8, note);
+    assertTrue(((Number) lua("return require('nvimpam.deck.renumber').last.turns")).intValue() >= 8, note);
     assertEquals(before + 1, seqLast(main));
     assertEquals(1L, seqLast(a));
     assertEquals(1L, seqLast(b));

@@ -99,7 +99,7 @@ class UnusedIT extends PluginTestBase {
   private void setupDone() {
     setup("");
     // every answer handled: the test waits for it (the command itself returns at once)
-    lua("local u = require('nvimpam.unused') local run = u.run "
+    lua("local u = require('nvimpam.deck.unused') local run = u.run "
         + "u.run = function(buf, bang) run(buf, bang, function() _G.unused_done = true end) end");
   }
 
@@ -123,8 +123,8 @@ class UnusedIT extends PluginTestBase {
     // a change of the user's own just before, through the API: the deletion must not join it
     lua("vim.api.nvim_buf_set_lines(0, -1, -1, true, { '$ mine' })");
     // one run of lines a slice, and the undo blocks closed between slices (as a command typed meanwhile would)
-    lua("require('nvimpam.unused').slice_ms = 0 local s = vim.schedule vim.schedule = function(f) s(function() "
-        + "for _, b in ipairs(vim.api.nvim_list_bufs()) do if vim.api.nvim_buf_is_loaded(b) then require('nvimpam.undo').close(b) end end "
+    lua("require('nvimpam.deck.unused').slice_ms = 0 local s = vim.schedule vim.schedule = function(f) s(function() "
+        + "for _, b in ipairs(vim.api.nvim_list_bufs()) do if vim.api.nvim_buf_is_loaded(b) then require('nvimpam.core.undo').close(b) end end "
         + "f() end) end");
     unused(true);
     String note = lastNote();

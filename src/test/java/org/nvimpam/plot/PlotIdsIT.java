@@ -49,7 +49,7 @@ class PlotIdsIT extends PluginTestBase {
 
   @SuppressWarnings("unchecked")
   private List<String> plotLines() {
-    return (List<String>) lua("local c = require('nvimpam.plot').current() "
+    return (List<String>) lua("local c = require('nvimpam.view.plot').current() "
         + "return c and vim.api.nvim_buf_get_lines(c.buf, 0, -1, false) or {}");
   }
 
@@ -76,7 +76,7 @@ class PlotIdsIT extends PluginTestBase {
   void anUndefinedIdSaysSo() {
     nvim.command("NvimpamPlot 12").join();
     assertTrue(notes().contains("no definition of FUNCT 12"), notes());
-    assertEquals(Boolean.TRUE, lua("return require('nvimpam.plot').current() == nil"));
+    assertEquals(Boolean.TRUE, lua("return require('nvimpam.view.plot').current() == nil"));
     nvim.command("NvimpamPlot x7").join();
     assertTrue(notes().contains("\"x7\" is no FUNCT id"), notes());
   }
@@ -91,7 +91,7 @@ class PlotIdsIT extends PluginTestBase {
     nvim.command("wincmd p").join();
     nvim.command("split " + inc).join();
     lua("vim.api.nvim_input('3G$hr4')");
-    Object ok = lua("return vim.wait(5000, function() local c = require('nvimpam.plot').current() "
+    Object ok = lua("return vim.wait(5000, function() local c = require('nvimpam.view.plot').current() "
         + "return c and vim.startswith(vim.api.nvim_buf_get_lines(c.buf, 1, 2, false)[1], ' 4┤') end, 20)");
     assertEquals(Boolean.TRUE, ok, plotLines() + " " + notes());
   }

@@ -16,9 +16,9 @@ import org.nvimpam.testutil.FunctDecks.Funct;
 import org.nvimpam.testutil.SharedNvimTestBase;
 
 /**
- * The plot's Lua side (lua/nvimpam/plot.lua) in a headless Neovim: numbers read as the solver
- * reads them, scaled then shifted, FUNCTs read through the card-layout table, and the dots of the
- * Braille cells. The screen is PlotScreenIT's.
+ * The plot's Lua side in a headless Neovim (lua/nvimpam/model/curves.lua and
+ * lua/nvimpam/view/plot/render.lua): numbers read as the solver reads them, scaled then shifted,
+ * FUNCTs read through the card-layout table, and the dots of the Braille cells. The screen is PlotScreenIT's.
  */
 class PlotLuaTest extends SharedNvimTestBase {
 
@@ -28,7 +28,7 @@ class PlotLuaTest extends SharedNvimTestBase {
 
   @Test
   void numbersAsTheSolverReadsThem() {
-    Object r = lua("local P = require('nvimpam.plot') local out = {} "
+    Object r = lua("local P = require('nvimpam.model.curves') local out = {} "
         + "for _, s in ipairs({ '        ', '  1.5', '1.', '.5E3', '1.5D-3', '1.5-3', '-1.5+2', '7', '2.5E' }) do "
         + "out[#out + 1] = P.number(s) end "
         + "return { out, P.number('<PARAM>') == nil, P.number('1.2.3') == nil, P.number('.') == nil }");
@@ -42,7 +42,7 @@ class PlotLuaTest extends SharedNvimTestBase {
   /** x * SCALX + SHIFTX: 3 * 2 + 10 = 16 (shifted first it would be 26); a scale of 0 is 1. */
   @Test
   void scaledThenShifted() {
-    Object r = lua("local P = require('nvimpam.plot') "
+    Object r = lua("local P = require('nvimpam.model.curves') "
         + "local a = P.transform({ scalx = 2, scaly = -3, shiftx = 10, shifty = 100, points = { { 3, 4 } } })[1] "
         + "local b = P.transform({ scalx = 0, scaly = 0, shiftx = 0, shifty = 0, points = { { 3, 4 } } })[1] "
         + "return { a[1], a[2], b[1], b[2] }");
@@ -69,7 +69,7 @@ class PlotLuaTest extends SharedNvimTestBase {
       StringBuilder lua = new StringBuilder("local lines = {");
       for (String l : lines) lua.append('"').append(l).append("\",");
       lua.append("} vim.cmd('enew!') vim.api.nvim_buf_set_lines(0, 0, -1, false, lines) "
-          + "local P, span = require('nvimpam.plot'), require('nvimpam.span') local out = {} "
+          + "local P, span = require('nvimpam.model.curves'), require('nvimpam.model.span') local out = {} "
           + "for i, l in ipairs(lines) do if l:sub(1, 7) == 'FUNCT /' then "
           + "local card = span.card_at(span.reader(0), i - 1, 2011) "
           + "local c = P.read(card.lines, card.kind, card.ent, card.rowi) "
@@ -95,7 +95,7 @@ class PlotLuaTest extends SharedNvimTestBase {
   /** Every cell's character is U+2800 plus its dots' bits. */
   @Test
   void brailleCharacters() {
-    Object r = lua("local P = require('nvimpam.plot') local out = {} "
+    Object r = lua("local P = require('nvimpam.view.plot.render') local out = {} "
         + "for b = 0, 255 do out[#out + 1] = vim.fn.char2nr(P.braille(b), true) - 0x2800 end return out");
     List<?> l = (List<?>) r;
     for (int b = 0; b < 256; b++) assertEquals(b, ((Number) l.get(b)).intValue());
@@ -105,7 +105,7 @@ class PlotLuaTest extends SharedNvimTestBase {
   private static final int[][] BIT = {{0x01, 0x02, 0x04, 0x40}, {0x08, 0x10, 0x20, 0x80}};
 
   private List<List<Integer>> raster(List<double[]> pts, int w, int h, double[] box) {
-    StringBuilder lua = new StringBuilder("local P = require('nvimpam.plot') local pts = {");
+    StringBuilder lua = new StringBuilder("local P = require('nvimpam.view.plot.render') local pts = {");
     for (double[] p : pts) lua.append(String.format(Locale.ROOT, "{%.17g,%.17g},", p[0], p[1]));
     lua.append(String.format(Locale.ROOT, "} local bits = P.raster({ { pts = pts } }, %d, %d, { %.17g, %.17g, %.17g, %.17g }) ",
         w, h, box[0], box[1], box[2], box[3]));

@@ -47,7 +47,7 @@ class PlotScreenIT extends PluginTestBase {
     setup("auto_attach = false");
     screen = Screen.attach(nvim, W, H);
     EmbeddedNvim.edit(nvim, (String.join("\n", DECK) + "\n").getBytes(StandardCharsets.UTF_8), dir);
-    lua("require('nvimpam.plot').define_highlights()");
+    lua("require('nvimpam.view.plot').define_highlights()");
     screen.nameGroups(List.of("NvimpamPlot1", "NvimpamPlotAxis"));
     lua("vim.api.nvim_win_set_cursor(0, { 7, 0 })");
   }
@@ -110,7 +110,7 @@ class PlotScreenIT extends PluginTestBase {
     s = screen.input("<C-w>w", sn -> true, "the float entered");
     assertEquals(Boolean.TRUE, lua("return vim.api.nvim_win_get_config(0).relative ~= ''"));
     s = screen.input("q", sn -> !shows(sn, "⡏"), "the plot closed by q");
-    assertEquals(Boolean.TRUE, lua("return require('nvimpam.plot').current() == nil"));
+    assertEquals(Boolean.TRUE, lua("return require('nvimpam.view.plot').current() == nil"));
     // its autocmds are gone with it (the group too)
     assertEquals(Boolean.TRUE, lua("local ok, a = pcall(vim.api.nvim_get_autocmds, { group = 'nvimpam_plot' }) return not ok or #a == 0"));
     assertEquals("[]", String.valueOf(lua("return _G.notes")));

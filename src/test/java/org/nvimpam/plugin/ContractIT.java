@@ -22,7 +22,7 @@ import org.nvimpam.testutil.PluginTestBase;
 /**
  * The Java side and the Lua side agree on lua/nvimpam/contract.properties: strategy names, the
  * options the JVM acts on and their defaults, and the shape of errors; on the fold texts
- * (FoldSet writes them in Java, folds.lua in Neovim); and on every function the JVM calls
+ * (FoldSet writes them in Java, nvimpam.fold in Neovim); and on every function the JVM calls
  * ({@link LuaEntry}). Fails when either side drifts.
  */
 class ContractIT extends PluginTestBase {
@@ -56,10 +56,10 @@ class ContractIT extends PluginTestBase {
     String head = "Pass options to `require('nvimpam').setup({...})`. Defaults: >lua\n\n";
     int from = help.indexOf(head) + head.length();
     String block = help.substring(from, help.indexOf("\n<\n", from));
-    Object expected = lua("return table.concat(require('nvimpam.options').help_lines("
-        + "require('nvimpam.config').defaults), '\\n')");
+    Object expected = lua("return table.concat(require('nvimpam.core.options').help_lines("
+        + "require('nvimpam.core.config').defaults), '\\n')");
     assertEquals(expected, block,
-        "doc/nvimpam.txt's option list differs from lua/nvimpam/options.lua; paste its help_lines()");
+        "doc/nvimpam.txt's option list differs from lua/nvimpam/core/options.lua; paste its help_lines()");
   }
 
   /**
@@ -72,7 +72,7 @@ class ContractIT extends PluginTestBase {
     try (var in = java.nio.file.Files.newBufferedReader(EmbeddedNvim.root().resolve("lua/nvimpam/contract.properties"))) {
       contract.load(in);
     }
-    // host.call/wait('m', { a, b }), ids.lua's call/ask('m', { ... }), forward(event, 'm'),
+    // host.call/wait('m', { a, b }), nvimpam.ids' call/ask('m', { ... }), forward(event, 'm'),
     // rpcnotify(chan, 'm', a, b).
     java.util.regex.Pattern site = java.util.regex.Pattern.compile(
         "\\b(?:call|wait|ask)\\('([a-z_]+)', \\{([^}]*)\\}|forward\\('\\w+', '([a-z_]+)'\\)|rpcnotify\\([\\w.]+, '([a-z_]+)'((?:, [^,)]+)*)\\)");
@@ -125,9 +125,9 @@ class ContractIT extends PluginTestBase {
       String shown = row.group(2).trim();
       for (String name : row.group(1).replace("`", "").split(", ")) {
         rows++;
-        Object value = lua("local o = require('nvimpam.options').get('" + name + "') "
+        Object value = lua("local o = require('nvimpam.core.options').get('" + name + "') "
             + "if not o then return 'no such option' end "
-            + "local d = require('nvimpam.config').defaults['" + name + "'] "
+            + "local d = require('nvimpam.core.config').defaults['" + name + "'] "
             + "return type(d) == 'table' and (next(d) == nil and '{}' or 'a table') or tostring(d)");
         if (shown.startsWith("`") && !shown.equals("`" + value + "`") || value.equals("no such option")) {
           wrong.add(name + ": README shows " + shown + ", the schema " + value);
@@ -147,21 +147,21 @@ class ContractIT extends PluginTestBase {
     }
     List<String> inContract = contract.stringPropertyNames().stream().filter(k -> k.startsWith("option."))
         .map(k -> k.substring("option.".length())).sorted().toList();
-    Object jvm = lua("local out = {} for _, o in ipairs(require('nvimpam.options').list) do "
+    Object jvm = lua("local out = {} for _, o in ipairs(require('nvimpam.core.options').list) do "
         + "if o.jvm then out[#out + 1] = o.name end end table.sort(out) return out");
     assertEquals(inContract, jvm);
-    assertEquals(inContract, lua("return require('nvimpam.config').jvm_options"));
+    assertEquals(inContract, lua("return require('nvimpam.core.config').jvm_options"));
   }
 
   /** setup() refuses a value of the wrong type for every option of the schema, naming it. */
   @Test
   void setupRefusesAWrongTypeForEveryOption() {
-    Object wrong = lua("local wrong = {} for _, o in ipairs(require('nvimpam.options').list) do "
+    Object wrong = lua("local wrong = {} for _, o in ipairs(require('nvimpam.core.options').list) do "
         + "local bad = (o.type == 'string' or o.type == 'table') and 12 or 'x' "
-        + "local ok, e = pcall(require('nvimpam.config').set, { [o.name] = bad }) "
+        + "local ok, e = pcall(require('nvimpam.core.config').set, { [o.name] = bad }) "
         + "if ok or not tostring(e):find('option ' .. o.name .. ': expected ' .. o.type, 1, true) then "
         + "wrong[#wrong + 1] = o.name .. ': ' .. tostring(e) end end "
-        + "require('nvimpam.config').set({}) return wrong");
+        + "require('nvimpam.core.config').set({}) return wrong");
     assertEquals(List.of(), wrong);
   }
 
@@ -194,7 +194,7 @@ class ContractIT extends PluginTestBase {
   @Test
   void strategyNamesAreTheRegistrysOnBothSides() {
     assertEquals(FoldStrategies.names(), Contract.list("strategies"));
-    assertEquals(FoldStrategies.names(), lua("return require('nvimpam.config').strategies"));
+    assertEquals(FoldStrategies.names(), lua("return require('nvimpam.core.config').strategies"));
     assertEquals(FoldStrategies.DEFAULT, Settings.DEFAULTS.strategy());
   }
 
@@ -206,7 +206,7 @@ class ContractIT extends PluginTestBase {
         Settings.DEFAULTS.checks(), "max_diagnostics", Settings.DEFAULTS.maxDiagnostics()));
     assertEquals(java.keySet(), new java.util.TreeSet<>(Settings.KEYS));
 
-    Map<?, ?> luaDefaults = (Map<?, ?>) lua("return require('nvimpam.config').for_jvm()");
+    Map<?, ?> luaDefaults = (Map<?, ?>) lua("return require('nvimpam.core.config').for_jvm()");
     assertEquals(java, new TreeMap<>(luaDefaults));
     // Settings.merge takes what Lua sends without complaint.
     assertEquals(Settings.DEFAULTS, Settings.DEFAULTS.merge(luaDefaults));

@@ -55,7 +55,7 @@ class DeadlineIT extends PluginTestBase {
   private long foldThenStopTheJvm(long timeoutMs) throws Exception {
     EmbeddedNvim.edit(nvim, example(), dir);
     nvim.command("NvimpamFold").join();
-    lua("require('nvimpam.config').get().timeout_ms = " + timeoutMs);
+    lua("require('nvimpam.core.config').get().timeout_ms = " + timeoutMs);
     long pid = ((Number) lua("return require('nvimpam.host').pid()")).longValue();
     signal("STOP", pid);
     stopped = pid;
@@ -188,7 +188,7 @@ class DeadlineIT extends PluginTestBase {
     signal("CONT", stopped);
     stopped = -1;
     long end = System.currentTimeMillis() + ANSWER_S * 1000;
-    String applied = "return require('nvimpam.folds').applied_tick(0) == vim.b.changedtick";
+    String applied = "return require('nvimpam.fold').applied_tick(0) == vim.b.changedtick";
     while (!Boolean.TRUE.equals(lua(applied)) && System.currentTimeMillis() < end) {
       Thread.sleep(20);
     }
@@ -210,7 +210,7 @@ class DeadlineIT extends PluginTestBase {
     other = Nvim.socket(String.valueOf(nvim.eval("serverstart()").join()));
     nvim.command(init).join();
     String jar = EmbeddedNvim.jar();
-    lua("require('nvimpam.config').set({ jar = '" + jar + "', auto_attach = false })");
+    lua("require('nvimpam.core.config').set({ jar = '" + jar + "', auto_attach = false })");
     EmbeddedNvim.edit(nvim, example(), dir);
     nvim.command("NvimpamFold").join();
     long end = System.currentTimeMillis() + ANSWER_S * 1000;
@@ -218,7 +218,7 @@ class DeadlineIT extends PluginTestBase {
       Thread.sleep(20);
     }
     long pid = ((Number) lua("return require('nvimpam.host').pid()")).longValue();
-    lua("require('nvimpam.config').get().timeout_ms = 1500");
+    lua("require('nvimpam.core.config').get().timeout_ms = 1500");
     signal("STOP", pid);
     stopped = pid;
 

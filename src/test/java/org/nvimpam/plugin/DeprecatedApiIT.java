@@ -43,7 +43,7 @@ class DeprecatedApiIT extends PluginTestBase {
     lua("vim.api.nvim_buf_set_lines(0, 5000, 5000, false, "
         + "{ 'NODE  /     9999              0.              0.              0.' })");
     assertEquals(true, lua("return vim.wait(15000, function() "
-        + "return require('nvimpam.folds').applied_tick(0) == vim.b.changedtick end)"), "refolded live");
+        + "return require('nvimpam.fold').applied_tick(0) == vim.b.changedtick end)"), "refolded live");
 
     List<String> ran = new ArrayList<>();
     for (String name : nvimpamFoldCommands()) {

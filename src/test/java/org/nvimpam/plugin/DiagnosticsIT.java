@@ -93,7 +93,7 @@ class DiagnosticsIT extends PluginTestBase {
     lines[1] = BAD;
     lines[n - 1] = BAD;
     EmbeddedNvim.edit(nvim, deck(lines), dir);
-    lua("vim.wait(60000, function() return require('nvimpam.folds').applied_tick(0) ~= nil end, 1) vim.wait(50)");
+    lua("vim.wait(60000, function() return require('nvimpam.fold').applied_tick(0) ~= nil end, 1) vim.wait(50)");
     lua("vim.api.nvim_buf_set_lines(0, 1, 2, true, { '" + GOOD + "' })" // fixed
         + " vim.api.nvim_buf_set_lines(0, 0, 0, true, { '$ a', '$ b', '$ c' })" // what follows moves down
         + " vim.api.nvim_buf_set_lines(0, 1500000, 1500001, true, { '" + BAD + "' })"); // broken
@@ -187,7 +187,7 @@ class DiagnosticsIT extends PluginTestBase {
         "SHELL /        1       7       1       2       3       4"));
     setup("");
     nvim.command("edit " + car).join();
-    lua("vim.wait(10000, function() return require('nvimpam.folds').applied_tick(0) ~= nil end, 10)");
+    lua("vim.wait(10000, function() return require('nvimpam.fold').applied_tick(0) ~= nil end, 10)");
     nvim.command("NvimpamCheck").join();
     @SuppressWarnings("unchecked")
     List<String> got = (List<String>) lua("local out = {} for _, q in ipairs(vim.fn.getqflist()) do "

@@ -32,7 +32,7 @@ class DiskLoadTest {
   @BeforeEach
   void start() throws Exception {
     nvim = EmbeddedNvim.start();
-    nvim.execLua("require('nvimpam.filestate').track()", Encoders.none()).get(10, TimeUnit.SECONDS);
+    nvim.execLua("require('nvimpam.host.filestate').track()", Encoders.none()).get(10, TimeUnit.SECONDS);
   }
 
   @AfterEach

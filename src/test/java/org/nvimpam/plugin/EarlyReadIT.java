@@ -45,7 +45,7 @@ class EarlyReadIT extends PluginTestBase {
 
   /** Waits until the folds in place are those of the buffer's changedtick. */
   private void awaitFolds() throws InterruptedException {
-    String done = "return require('nvimpam.folds').applied_tick(0) == vim.b.changedtick";
+    String done = "return require('nvimpam.fold').applied_tick(0) == vim.b.changedtick";
     long end = System.currentTimeMillis() + WAIT_MS;
     while (!Boolean.TRUE.equals(lua(done)) && System.currentTimeMillis() < end) Thread.sleep(5);
     assertEquals(true, lua(done), () -> "folds in place; notes " + lua("return _G.notes"));

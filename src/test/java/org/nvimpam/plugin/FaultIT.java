@@ -128,7 +128,7 @@ class FaultIT extends PluginTestBase {
     ProcessHandle.of(jvmPid()).orElseThrow().destroyForcibly();
     awaitTrue("return not require('nvimpam.host').running()");
 
-    boolean markedDone = Boolean.TRUE.equals(lua("return require('nvimpam.folds').applied_tick(0) == vim.b.changedtick"));
+    boolean markedDone = Boolean.TRUE.equals(lua("return require('nvimpam.fold').applied_tick(0) == vim.b.changedtick"));
     if (markedDone) {
       assertSameTree(expected(big), FoldTree.read(nvim), "a fold set marked as applied at this changedtick is complete");
     }
@@ -464,11 +464,11 @@ class FaultIT extends PluginTestBase {
 
   /** The current buffer's folds were applied at its current changedtick. */
   private void awaitRefresh() throws InterruptedException {
-    awaitTrue("return require('nvimpam.folds').applied_tick(0) == vim.b.changedtick");
+    awaitTrue("return require('nvimpam.fold').applied_tick(0) == vim.b.changedtick");
   }
 
   private void awaitApplied(Buffer b) throws InterruptedException {
-    awaitTrue("return require('nvimpam.folds').applied_tick(" + b.id() + ") == vim.api.nvim_buf_get_changedtick("
+    awaitTrue("return require('nvimpam.fold').applied_tick(" + b.id() + ") == vim.api.nvim_buf_get_changedtick("
         + b.id() + ")");
   }
 

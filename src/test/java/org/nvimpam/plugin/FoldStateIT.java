@@ -88,7 +88,7 @@ class FoldStateIT extends PluginTestBase {
     nvim.command("setlocal foldlevel=0").join();
     nvim.command("split").join();
     nvim.command("NvimpamFold").join(); // the new window's folds
-    lua("require('nvimpam.testing').record_refolds()");
+    lua("require('nvimpam.tools.testing').record_refolds()");
     lua("_G.events = {} vim.api.nvim_buf_attach(0, false, { on_lines = function(_, _, _, f, l, n)"
         + " table.insert(_G.events, { f, l, n }) end })");
   }
@@ -280,7 +280,7 @@ class FoldStateIT extends PluginTestBase {
       assertTrue(wrong.isEmpty(), () -> context + ": window " + win + ": " + wrong + "; events " + show(events)
           + "; before " + before.folds().get(win) + "; after " + after.folds().get(win) + "; last refold "
           + lua("return vim.g.nvimpam_debug_refold") + ", fell back: "
-          + lua("return require('nvimpam.testing').refold_error(0)"));
+          + lua("return require('nvimpam.tools.testing').refold_error(0)"));
     }
     return new int[] {kept, open};
   }
@@ -378,13 +378,13 @@ class FoldStateIT extends PluginTestBase {
   /** Waits until the folds were applied at the buffer's current changedtick. */
   private void awaitRefold(String context) throws Exception {
     long end = System.currentTimeMillis() + WAIT_MS;
-    String done = "return require('nvimpam.folds').applied_tick(" + buffer.id()
+    String done = "return require('nvimpam.fold').applied_tick(" + buffer.id()
         + ") == vim.api.nvim_buf_get_changedtick(" + buffer.id() + ")";
     while (!Boolean.TRUE.equals(lua(done)) && System.currentTimeMillis() < end) {
       Thread.sleep(2);
     }
     assertEquals(true, lua(done), () -> "folds applied at the current changedtick; " + context + "; notes "
-        + lua("return _G.notes") + "; refold error " + lua("return require('nvimpam.testing').refold_error(0)"));
+        + lua("return _G.notes") + "; refold error " + lua("return require('nvimpam.tools.testing').refold_error(0)"));
   }
 
   // ---- the random user ----

@@ -22,7 +22,7 @@ class FolderTest extends SharedNvimTestBase {
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"lua", "viml"})
   void refreshesAfterTheFirstLeaveTheCommandsOutWhereNeovimCreatesNatively(String strategy) throws IOException {
-    assumeTrue(Boolean.TRUE.equals(lua("return require('nvimpam.folds').creates_natively()")),
+    assumeTrue(Boolean.TRUE.equals(lua("return require('nvimpam.fold').creates_natively()")),
         "this Neovim creates no folds natively");
     byte[] deck = DeckGenerator.foldCountDeck(2000);
     Buffer buf = open(deck);

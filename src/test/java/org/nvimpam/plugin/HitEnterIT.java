@@ -38,10 +38,10 @@ class HitEnterIT extends PluginTestBase {
       "silent wall", "NvimpamMerge merged car.pc", "cclose");
 
   /** The last :NvimpamOffset or :NvimpamRenumber is over. */
-  private static final String RENUMBERED = "return (require('nvimpam.renumber').last or {}).done == true";
+  private static final String RENUMBERED = "return (require('nvimpam.deck.renumber').last or {}).done == true";
 
   /** The last :NvimpamMerge is over. */
-  private static final String MERGED = "return (require('nvimpam.merge').last or {}).done == true";
+  private static final String MERGED = "return (require('nvimpam.deck.merge').last or {}).done == true";
 
   /** No call to the JVM awaits its answer. */
   private static final String ANSWERED = "return not require('nvimpam.host').busy()";
@@ -101,7 +101,7 @@ class HitEnterIT extends PluginTestBase {
     Files.write(deck, List.of("INPUTVERSION 2011", "$", "NODE  /        1              0.              0.              0.",
         "NODE  /        2              0.              0.              0."));
     nvim.command("edit " + deck).join();
-    lua("vim.wait(10000, function() return require('nvimpam.folds').applied_tick(0) ~= nil end, 10)");
+    lua("vim.wait(10000, function() return require('nvimpam.fold').applied_tick(0) ~= nil end, 10)");
     for (String c : COMMANDS) {
       lua("vim.api.nvim_win_set_cursor(0, { 2, 0 })"); // a comment line: no field, no id
       assertEquals("n false", typed(screen, c, DONE.get(c)), () -> ":" + c + " left " + shown);

@@ -56,7 +56,7 @@ class LiveRefoldIT {
    * whole refresh from no folds (after the buffer was emptied) is all there is to do.
    */
   private static final String COUNT_OUTCOMES = """
-      local folds = require('nvimpam.folds')
+      local folds = require('nvimpam.fold')
       local refold = folds.refold
       _G.outcomes = { changed = 0, whole = 0, stale = 0, from_none = 0 }
       folds.refold = function(plan)
@@ -115,7 +115,7 @@ class LiveRefoldIT {
     awaitRefold(b, "after the split");
     assertTrees(b, "after the split");
     lua(COUNT_OUTCOMES);
-    lua("require('nvimpam.testing').record_refolds()");
+    lua("require('nvimpam.tools.testing').record_refolds()");
     return b;
   }
 
@@ -146,7 +146,7 @@ class LiveRefoldIT {
     long fromNone = ((Number) outcomes.get("from_none")).longValue();
     assertTrue(changed >= (changes - fromNone) * 0.8, "most refolds change only what differs: "
         + outcomes + " for " + changes + " changes; last fallback: "
-        + lua("return require('nvimpam.testing').refold_error(0)"));
+        + lua("return require('nvimpam.tools.testing').refold_error(0)"));
   }
 
   /**
@@ -222,7 +222,7 @@ class LiveRefoldIT {
 
     assertTrees(b, "the line rewritten");
     assertEquals(1L, outcomes().get("whole"), "a whole refresh repaired it: " + outcomes());
-    assertTrue(String.valueOf(lua("return require('nvimpam.testing').refold_error(0)")).contains("fold level"),
+    assertTrue(String.valueOf(lua("return require('nvimpam.tools.testing').refold_error(0)")).contains("fold level"),
         "the refold said why");
   }
 
@@ -358,14 +358,14 @@ class LiveRefoldIT {
   /** Waits until the folds were applied at the buffer's current changedtick. */
   private void awaitRefold(Buffer b, String context) throws Exception {
     long end = System.currentTimeMillis() + WAIT_MS;
-    String done = "return require('nvimpam.folds').applied_tick(" + b.id() + ") == vim.api.nvim_buf_get_changedtick("
+    String done = "return require('nvimpam.fold').applied_tick(" + b.id() + ") == vim.api.nvim_buf_get_changedtick("
         + b.id() + ")";
     while (!Boolean.TRUE.equals(lua(done)) && System.currentTimeMillis() < end) {
       Thread.sleep(2);
     }
     assertEquals(true, lua(done), () -> "folds applied at the current changedtick; " + context + "; outcomes "
-        + lua("return _G.outcomes") + "; refold error " + lua("return require('nvimpam.testing').refold_error(0)") + "; notes " + lua("return _G.notes") + "; ticks "
-        + lua("return { require('nvimpam.folds').applied_tick(0), vim.b.changedtick }"));
+        + lua("return _G.outcomes") + "; refold error " + lua("return require('nvimpam.tools.testing').refold_error(0)") + "; notes " + lua("return _G.notes") + "; ticks "
+        + lua("return { require('nvimpam.fold').applied_tick(0), vim.b.changedtick }"));
   }
 
   private void assertTrees(Buffer b, String context) throws IOException {

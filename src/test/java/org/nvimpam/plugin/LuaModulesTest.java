@@ -15,21 +15,22 @@ import org.nvimpam.testutil.EmbeddedNvim;
 import org.nvimpam.testutil.SharedNvimTestBase;
 
 /**
- * The Lua side's rooms: lua/nvimpam/folds.lua and host.lua keep every function they had before
- * they were split (lua/nvimpam/fold/, lua/nvimpam/host/), the product never loads what only the
- * tests and the benchmark need, and the split modules annotate every public function.
+ * The Lua side's rooms: nvimpam.fold and nvimpam.host keep every function they had before they
+ * were split (lua/nvimpam/fold/, lua/nvimpam/host/), the product never loads what only the tests
+ * and the benchmark need, and every module annotates every public function (LuaCATS). The
+ * require graph is LuaRequiresTest's.
  */
 class LuaModulesTest extends SharedNvimTestBase {
   /** Module, function, parameter count (-1: any, a vararg function). */
   private static final List<String[]> KEPT = List.of(
-      new String[] {"nvimpam.folds", "begin", "1"}, new String[] {"nvimpam.folds", "adopt", "1"},
-      new String[] {"nvimpam.folds", "prepare", "1"}, new String[] {"nvimpam.folds", "stage", "1"},
-      new String[] {"nvimpam.folds", "prepare_staged", "1"}, new String[] {"nvimpam.folds", "finish", "2"},
-      new String[] {"nvimpam.folds", "apply", "1"}, new String[] {"nvimpam.folds", "creates_natively", "0"},
-      new String[] {"nvimpam.folds", "create_natively_in", "2"}, new String[] {"nvimpam.folds", "commands", "1"},
-      new String[] {"nvimpam.folds", "failing_fold", "3"}, new String[] {"nvimpam.folds", "refold", "1"},
-      new String[] {"nvimpam.folds", "applied", "1"}, new String[] {"nvimpam.folds", "applied_tick", "1"},
-      new String[] {"nvimpam.folds", "forget", "1"}, new String[] {"nvimpam.folds", "foldtext", "0"},
+      new String[] {"nvimpam.fold", "begin", "1"}, new String[] {"nvimpam.fold", "adopt", "1"},
+      new String[] {"nvimpam.fold", "prepare", "1"}, new String[] {"nvimpam.fold", "stage", "1"},
+      new String[] {"nvimpam.fold", "prepare_staged", "1"}, new String[] {"nvimpam.fold", "finish", "2"},
+      new String[] {"nvimpam.fold", "apply", "1"}, new String[] {"nvimpam.fold", "creates_natively", "0"},
+      new String[] {"nvimpam.fold", "create_natively_in", "2"}, new String[] {"nvimpam.fold", "commands", "1"},
+      new String[] {"nvimpam.fold", "failing_fold", "3"}, new String[] {"nvimpam.fold", "refold", "1"},
+      new String[] {"nvimpam.fold", "applied", "1"}, new String[] {"nvimpam.fold", "applied_tick", "1"},
+      new String[] {"nvimpam.fold", "forget", "1"}, new String[] {"nvimpam.fold", "foldtext", "0"},
       new String[] {"nvimpam.host", "on_restart", "1"}, new String[] {"nvimpam.host", "root", "0"},
       new String[] {"nvimpam.host", "jar", "0"}, new String[] {"nvimpam.host", "java", "0"},
       new String[] {"nvimpam.host", "java_version", "1"}, new String[] {"nvimpam.host", "java_version_async", "2"},
@@ -42,15 +43,9 @@ class LuaModulesTest extends SharedNvimTestBase {
       new String[] {"nvimpam.host", "call", "4"}, new String[] {"nvimpam.host", "send", "1"},
       new String[] {"nvimpam.host", "_done", "3"}, new String[] {"nvimpam.host", "wait", "4"},
       new String[] {"nvimpam.host", "notify", "-1"}, new String[] {"nvimpam.host", "stop", "0"},
-      new String[] {"nvimpam.testing", "refold_error", "1"}, new String[] {"nvimpam.testing", "record_refolds", "0"});
+      new String[] {"nvimpam.tools.testing", "refold_error", "1"}, new String[] {"nvimpam.tools.testing", "record_refolds", "0"});
 
-  /** The modules split out of folds.lua and host.lua, and those that took their helpers. */
-  private static final List<String> ANNOTATED = List.of("lua/nvimpam/folds.lua", "lua/nvimpam/host.lua",
-      "lua/nvimpam/fold", "lua/nvimpam/host", "lua/nvimpam/bench.lua", "lua/nvimpam/testing.lua",
-      "lua/nvimpam/buf.lua", "lua/nvimpam/filestate.lua", "lua/nvimpam/options.lua", "lua/nvimpam/compat.lua",
-      "lua/nvimpam/config.lua");
-
-  /** What asks which Neovim this is; only lua/nvimpam/compat.lua may. */
+  /** What asks which Neovim this is; only lua/nvimpam/core/compat.lua may. */
   private static final Pattern VERSION_CHECK = Pattern.compile("vim\\.version\\(\\)|has\\(['\"]nvim-");
 
   @Test
@@ -71,14 +66,14 @@ class LuaModulesTest extends SharedNvimTestBase {
 
   @Test
   void theProductLoadsNeitherTheTestHooksNorTheBenchOnlyMeasures() {
-    Object loaded = lua("for _, m in ipairs({ 'nvimpam', 'nvimpam.folds', 'nvimpam.host', 'nvimpam.health', "
-        + "'nvimpam.filestate', 'nvimpam.bench' }) do require(m) end "
-        + "return { package.loaded['nvimpam.testing'] ~= nil, package.loaded['nvimpam.bench.inside'] ~= nil }");
+    Object loaded = lua("for _, m in ipairs({ 'nvimpam', 'nvimpam.fold', 'nvimpam.host', 'nvimpam.health', "
+        + "'nvimpam.host.filestate', 'nvimpam.tools.bench' }) do require(m) end "
+        + "return { package.loaded['nvimpam.tools.testing'] ~= nil, package.loaded['nvimpam.tools.bench_inside'] ~= nil }");
     assertEquals(List.of(false, false), loaded);
   }
 
   @Test
-  void everyPublicFunctionOfTheSplitModulesHasLuaCatsAnnotations() throws IOException {
+  void everyPublicFunctionHasLuaCatsAnnotations() throws IOException {
     Pattern function = Pattern.compile("^function M\\.(\\w+)\\(([^)]*)\\)");
     List<String> missing = new ArrayList<>();
     for (Path file : luaFiles()) {
@@ -95,6 +90,8 @@ class LuaModulesTest extends SharedNvimTestBase {
         String where = EmbeddedNvim.root().relativize(file) + ":" + (i + 1) + " M." + m.group(1);
         if (doc.isEmpty()) {
           missing.add(where + ": no --- comment");
+        } else if (doc.stream().noneMatch(d -> d.startsWith("---@"))) {
+          missing.add(where + ": no ---@ annotation (---@return nil when it takes and returns nothing)");
         }
         for (String param : m.group(2).split(",")) {
           String p = param.trim();
@@ -118,7 +115,7 @@ class LuaModulesTest extends SharedNvimTestBase {
       }
       try (Stream<Path> s = Files.walk(root)) {
         for (Path f : (Iterable<Path>) s.filter(x -> x.toString().matches(".*\\.(lua|vim)$")).sorted()::iterator) {
-          if (f.endsWith(Path.of("lua", "nvimpam", "compat.lua"))) {
+          if (f.endsWith(Path.of("lua", "nvimpam", "core", "compat.lua"))) {
             continue;
           }
           List<String> lines = Files.readAllLines(f);
@@ -130,21 +127,13 @@ class LuaModulesTest extends SharedNvimTestBase {
         }
       }
     }
-    assertEquals(List.of(), found, "version checks outside lua/nvimpam/compat.lua");
+    assertEquals(List.of(), found, "version checks outside lua/nvimpam/core/compat.lua");
   }
 
+  /** Every module of lua/nvimpam, in every folder. */
   private static List<Path> luaFiles() throws IOException {
-    List<Path> files = new ArrayList<>();
-    for (String name : ANNOTATED) {
-      Path p = EmbeddedNvim.root().resolve(name);
-      if (Files.isDirectory(p)) {
-        try (Stream<Path> s = Files.list(p)) {
-          s.filter(f -> f.toString().endsWith(".lua")).sorted().forEach(files::add);
-        }
-      } else {
-        files.add(p);
-      }
+    try (Stream<Path> s = Files.walk(EmbeddedNvim.root().resolve("lua/nvimpam"))) {
+      return s.filter(f -> f.toString().endsWith(".lua")).sorted().toList();
     }
-    return files;
   }
 }

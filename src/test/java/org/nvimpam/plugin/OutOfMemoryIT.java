@@ -56,7 +56,7 @@ class OutOfMemoryIT extends PluginTestBase {
   }
 
   private void awaitFolded() throws Exception {
-    String done = "return require('nvimpam.folds').applied_tick(0) == vim.b.changedtick";
+    String done = "return require('nvimpam.fold').applied_tick(0) == vim.b.changedtick";
     long end = System.currentTimeMillis() + WAIT_MS;
     while (!Boolean.TRUE.equals(lua(done)) && System.currentTimeMillis() < end) Thread.sleep(20);
     assertEquals(true, lua(done), "folded at the current changedtick; notes: " + notesText());

@@ -52,7 +52,7 @@ class PluginIT extends PluginTestBase {
    */
   private void awaitRefresh() throws Exception {
     long end = System.currentTimeMillis() + WAIT_MS;
-    String done = "return require('nvimpam.folds').applied_tick(0) == vim.b.changedtick";
+    String done = "return require('nvimpam.fold').applied_tick(0) == vim.b.changedtick";
     while (!Boolean.TRUE.equals(lua(done)) && System.currentTimeMillis() < end) {
       Thread.sleep(20);
     }
@@ -164,7 +164,7 @@ class PluginIT extends PluginTestBase {
         + "{ 'NODE  /     9999              0.              0.              0.' })");
     Thread.sleep(500); // 25 debounce periods
 
-    assertEquals(false, lua("return require('nvimpam.folds').applied_tick(0) == vim.b.changedtick"),
+    assertEquals(false, lua("return require('nvimpam.fold').applied_tick(0) == vim.b.changedtick"),
         "no refold while typing");
     input("<Esc>");
     awaitRefresh();
@@ -415,7 +415,7 @@ class PluginIT extends PluginTestBase {
     nvim = EmbeddedNvim.startCollectingNotes();
     nvim.command(init).join();
     String jar = EmbeddedNvim.jar();
-    lua("require('nvimpam.config').set({ jar = '" + jar + "', auto_attach = false, notify_lines = 1000 })");
+    lua("require('nvimpam.core.config').set({ jar = '" + jar + "', auto_attach = false, notify_lines = 1000 })");
     EmbeddedNvim.edit(nvim, example(), dir);
 
     nvim.command("NvimpamFold").join();

@@ -24,17 +24,17 @@ import org.nvimpam.testutil.SharedNvimTestBase;
 
 /**
  * The lua and viml strategies' folds made by Neovim's foldCreate() through LuaJIT's FFI
- * (lua/nvimpam/native.lua) and by :fold commands, in a real headless Neovim: where each is used,
+ * (lua/nvimpam/fold/native.lua) and by :fold commands, in a real headless Neovim: where each is used,
  * that both give the plan's exact tree, and that the JVM stops sending the commands a Neovim does
  * not need, and what happens when Neovim needs them again.
  */
 class NativeFoldsTest extends SharedNvimTestBase {
-  /** The Neovims CI runs; native.lua's declaration was checked against their sources. */
+  /** The Neovims CI runs; nvimpam.fold.native's declaration was checked against their sources. */
   private static final List<String> CHECKED = List.of("0.7.2", "0.10.4", "0.12.4");
 
   @AfterEach
   void defaults() {
-    lua("require('nvimpam.config').set({})");
+    lua("require('nvimpam.core.config').set({})");
   }
 
   private static String version() {
@@ -42,11 +42,11 @@ class NativeFoldsTest extends SharedNvimTestBase {
   }
 
   private static boolean createsNatively() {
-    return Boolean.TRUE.equals(lua("return require('nvimpam.native').creator() ~= nil"));
+    return Boolean.TRUE.equals(lua("return require('nvimpam.fold.native').creator() ~= nil"));
   }
 
   private static void nativeFolds(boolean on) {
-    lua("require('nvimpam.config').set({ native_folds = " + on + " })");
+    lua("require('nvimpam.core.config').set({ native_folds = " + on + " })");
   }
 
   private static FoldPlan plan(byte[] deck, boolean oneLineFolds) {
@@ -57,15 +57,15 @@ class NativeFoldsTest extends SharedNvimTestBase {
   void theNeovimsCiRunsCreateNatively() {
     String version = version();
     assumeTrue(CHECKED.contains(version), "Neovim " + version + " is not one CI runs");
-    assertTrue(createsNatively(), "Neovim " + version + ": " + lua("return select(2, require('nvimpam.native').creator())"));
+    assertTrue(createsNatively(), "Neovim " + version + ": " + lua("return select(2, require('nvimpam.fold.native').creator())"));
   }
 
   @Test
   void aReloadedModuleStillCreatesNatively() {
     assumeTrue(createsNatively(), "this Neovim creates no folds natively");
 
-    Object again = lua("local first = package.loaded['nvimpam.native'] package.loaded['nvimpam.native'] = nil"
-        + " local _, why = require('nvimpam.native').creator() package.loaded['nvimpam.native'] = first"
+    Object again = lua("local first = package.loaded['nvimpam.fold.native'] package.loaded['nvimpam.fold.native'] = nil"
+        + " local _, why = require('nvimpam.fold.native').creator() package.loaded['nvimpam.fold.native'] = first"
         + " return why or 'made'");
 
     assertEquals("made", again, "the C declarations of the first load are reused");
@@ -76,7 +76,7 @@ class NativeFoldsTest extends SharedNvimTestBase {
     nativeFolds(false);
 
     assertEquals(List.of(false, "native_folds = false in setup()"),
-        lua("local c, why = require('nvimpam.native').creator() return { c ~= nil, why }"));
+        lua("local c, why = require('nvimpam.fold.native').creator() return { c ~= nil, why }"));
   }
 
   /** The strategies that create natively where they can. */
@@ -162,7 +162,7 @@ class NativeFoldsTest extends SharedNvimTestBase {
       Buffer buf = own.currentBuffer().join();
       FoldStrategy s = FoldStrategies.byName(strategy);
       s.apply(own, buf, plan); // says that Neovim creates natively
-      EmbeddedNvim.lua(own, "require('nvimpam.native').disable('a test said so')");
+      EmbeddedNvim.lua(own, "require('nvimpam.fold.native').disable('a test said so')");
 
       long without = sentPerApply(own, s, buf, plan, 1)[0];
       FoldTree made = FoldTree.read(own);
@@ -199,12 +199,12 @@ class NativeFoldsTest extends SharedNvimTestBase {
   void optionsThatDoNotValidateStillLetTheFoldsBeMade() throws IOException {
     // No setup(): g:nvimpam_strategy is read on first use.
     assertEquals(createsNatively(), inOwnNeovim("vim.g.nvimpam_strategy = 'nope'",
-        "return require('nvimpam.native').creator() ~= nil"), "the same way as with valid options");
+        "return require('nvimpam.fold.native').creator() ~= nil"), "the same way as with valid options");
   }
 
   @Test
   void afterADisableTheCommandsMakeTheFoldsAndSayWhy() throws IOException {
-    assertEquals(List.of(false, "a test said so"), inOwnNeovim("require('nvimpam.native').disable('a test said so')",
-        "local c, why = require('nvimpam.native').creator() return { c ~= nil, why }"));
+    assertEquals(List.of(false, "a test said so"), inOwnNeovim("require('nvimpam.fold.native').disable('a test said so')",
+        "local c, why = require('nvimpam.fold.native').creator() return { c ~= nil, why }"));
   }
 }

@@ -115,7 +115,7 @@ class PlanPayloadTest {
       FoldStrategies.byName(strategy).apply(nvim, buf, none);
 
       assertEquals(new FoldTree(List.of()), FoldTree.read(nvim), strategy);
-      assertEquals(0L, EmbeddedNvim.lua(nvim, "return require('nvimpam.folds').applied(0).n"));
+      assertEquals(0L, EmbeddedNvim.lua(nvim, "return require('nvimpam.fold').applied(0).n"));
     }
 
     @ParameterizedTest(name = "{0}, {1} names")

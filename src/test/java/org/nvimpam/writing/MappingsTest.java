@@ -66,7 +66,7 @@ class MappingsTest extends WritingTestBase {
   @Test
   void formatexprIsSetOnlyInPamcrashBuffersAndCanBeTurnedOff() {
     open("INPUTVERSION 2011");
-    assertEquals("v:lua.require'nvimpam.align'.formatexpr()", lua("return vim.bo.formatexpr"));
+    assertEquals("v:lua.require'nvimpam.edit.align'.formatexpr()", lua("return vim.bo.formatexpr"));
     setup("auto_attach = false, formatexpr = false");
     open("INPUTVERSION 2011");
     assertEquals("", lua("return vim.bo.formatexpr"));

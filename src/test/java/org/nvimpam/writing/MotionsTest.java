@@ -17,7 +17,7 @@ class MotionsTest extends WritingTestBase {
   // the row's line padded to column 81. `each` is called with the buffer holding that card, and
   // gets the row's line number (1-based), the row and the line.
   private static final String EVERY_ROW = String.join("\n",
-      "local layout, rows, templates = require('nvimpam.layout'), require('nvimpam.rows'), require('nvimpam.templates')",
+      "local layout, rows, templates = require('nvimpam.model.layout'), require('nvimpam.model.rows'), require('nvimpam.edit.templates.build')",
       "local function every_row(each)",
       "  local bad, count = {}, 0",
       "  for _, e in ipairs(layout.get().entries) do",

@@ -35,9 +35,9 @@ class PickerTest extends WritingTestBase {
 
   @Test
   void neovimsOwnSelectIsReplacedByTheFloatingList() {
-    assertEquals(true, lua("return require('nvimpam.picker').builtin()"));
+    assertEquals(true, lua("return require('nvimpam.ui.picker').builtin()"));
     lua("vim.ui.select = function() end");
-    assertEquals(false, lua("return require('nvimpam.picker').builtin()"));
+    assertEquals(false, lua("return require('nvimpam.ui.picker').builtin()"));
   }
 
   @ParameterizedTest

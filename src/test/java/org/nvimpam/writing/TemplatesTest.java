@@ -19,7 +19,7 @@ class TemplatesTest extends WritingTestBase {
   void everyTemplateOfTheTableParsesBackAsACardOfItsKeywordWithoutFieldErrors() {
     @SuppressWarnings("unchecked")
     List<String> failures = (List<String>) lua(String.join("\n",
-        "local layout, rows, fields = require('nvimpam.layout'), require('nvimpam.rows'), require('nvimpam.fields')",
+        "local layout, rows, problems = require('nvimpam.model.layout'), require('nvimpam.model.rows'), require('nvimpam.model.problems')",
         "local bad, count = {}, 0",
         "for _, e in ipairs(layout.get().entries) do",
         "  local list = layout.all(e.key)",
@@ -47,7 +47,7 @@ class TemplatesTest extends WritingTestBase {
         "    if L[#L] ~= node or not c[#L]:match('^NODE@') then",
         "      bad[#bad + 1] = e.key .. ' ' .. e.version .. ': the card does not end before the next one'",
         "    end",
-        "    for _, d in ipairs(fields.check_lines(L, e.version)) do",
+        "    for _, d in ipairs(problems.check_lines(L, e.version)) do",
         "      bad[#bad + 1] = e.key .. ' ' .. e.version .. ': ' .. d.message",
         "    end",
         "  end",

@@ -39,7 +39,7 @@ import org.openjdk.jmh.annotations.*;
 public class RpcCodecBenchmark {
   private static final int FOLDS = 100_000;
   private static final int LINES = 1_000_000;
-  private static final String LUA = "require('nvimpam.folds').apply(...)";
+  private static final String LUA = "require('nvimpam.fold').apply(...)";
   private static final String[] NAMES = {"NODE", "SHELL", "BEAM", "PART", "MATER", "SOLID"};
 
   private int[] folds; // start, end, level, name index per fold

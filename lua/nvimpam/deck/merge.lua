@@ -1,0 +1,262 @@
+-- :NvimpamMerge (:help :NvimpamMerge): the headless `merge` of the current deck with other decks,
+-- into new buffers. The JVM merges the trees as the plugin holds them (open files as their buffers
+-- hold them, unsaved edits included) with the headless merge's model (model.Merge), off Neovim's
+-- main loop; here each output file becomes a new, unsaved buffer named where `merge -o OUTDIR`
+-- writes it, filled a few milliseconds at a time. Nothing is written: :wall writes them.
+local M = {}
+
+local api = vim.api
+local messages = require('nvimpam.ui.messages')
+local hrtime = require('nvimpam.core.compat').uv.hrtime
+local host = require('nvimpam.host')
+local bufnr = require('nvimpam.core.buf').nr
+
+--- Milliseconds of filling per turn of the main loop.
+M.budget_ms = 8
+--- Lines per nvim_buf_set_lines call at most.
+M.lines_per_call = 500
+--- Lines per page asked from the JVM (a page's answer is decoded in one go on the main loop).
+M.page_lines = 5000
+
+--- The last run: { done, refused, error, result, buffers, turns, longest_ms, longest_cpu_ms }
+--- (for tests and scripts: the turns of the main loop the buffers took, the longest in ms of wall
+--- and of CPU time); `User NvimpamMergeDone` follows it.
+M.last = nil
+
+local function plural(n, noun)
+  return string.format('%d %s%s', n, noun, n == 1 and '' or 's')
+end
+
+local function done(state)
+  M.last = state
+  api.nvim_exec_autocmds('User', { pattern = 'NvimpamMergeDone', modeline = false })
+end
+
+--- The words of :NvimpamMerge: { outdir, decks, offsets } (paths absolute), or an error value.
+---@param fargs string[]
+---@return table
+function M.parse(fargs)
+  local outdir, decks, offsets = nil, {}, {}
+  for _, w in ipairs(fargs) do
+    local o = w:match('^offset=(.*)$')
+    if o then
+      for item in o:gmatch('[^,]+') do
+        offsets[#offsets + 1] = item
+      end
+    elseif not outdir then
+      outdir = w
+    else
+      decks[#decks + 1] = vim.fn.fnamemodify(vim.fn.expand(w), ':p')
+    end
+  end
+  if not outdir or #decks == 0 then
+    error(host.error('bad_argument', 'nvimpam: :NvimpamMerge takes {outdir} {deck}... [offset=auto|KIND=N,...]'), 0)
+  end
+  outdir = vim.fn.fnamemodify(vim.fn.expand(outdir), ':p'):gsub('(.)/$', '%1')
+  return { outdir = outdir, decks = decks, offsets = offsets }
+end
+
+local function refuse(head, reasons)
+  local items = {}
+  for _, r in ipairs(reasons) do
+    items[#items + 1] = { bufnr = r.buf, filename = r.buf == nil and r.file or nil, lnum = r.lnum or 0, col = r.col or 0,
+      text = r.text, type = 'E' }
+  end
+  vim.fn.setqflist({}, ' ', { title = head .. ': refused, nothing created', items = items })
+  done({ done = true, refused = reasons })
+  local first = reasons[1] and reasons[1].text or ''
+  vim.notify(messages.fit({
+    string.format('%s: refused (%s), nothing created: %s; :copen lists them', head, plural(#reasons, 'reason'), first),
+    string.format('%s: refused, %s; :copen', head, plural(#reasons, 'reason')) }), vim.log.levels.ERROR, { title = 'nvimpam' })
+end
+
+-- Makes each file a new buffer, its lines asked from the JVM a page at a time (the next page on
+-- its way while one is filled) and put in a budget of milliseconds per turn of the main loop;
+-- on_done with the buffers, or every buffer made wiped on an error.
+local function create(token, files, head, on_done)
+  local made, pages = {}, {}
+  local total = 0
+  for _, f in ipairs(files) do
+    total = total + f.count
+  end
+  local want_k, want_at = 1, 0 -- the next page to ask for
+  local asking, running, failed = false, false, false
+  local filled, finished, shown = 0, 0, -1
+  local turns, longest, longest_cpu = 0, 0, 0 -- wall and CPU ms (a loaded machine's wall time counts other processes)
+  local function fail(e)
+    if failed then
+      return
+    end
+    failed = true
+    for _, b in ipairs(made) do -- never written: no half merge left behind
+      pcall(api.nvim_buf_delete, b, { force = true })
+    end
+    host.call('merge_lines', { token, 0, 0, -1 }, function() end)
+    done({ done = true, error = e })
+    messages.report(host.error('failed', string.format('nvimpam: %s stopped, no buffer kept: %s', head,
+      tostring(host.as_error(e)))))
+  end
+  local function start(f)
+    local b = api.nvim_create_buf(true, false)
+    made[#made + 1] = b
+    f.target = b
+    api.nvim_buf_set_name(b, f.name)
+    vim.bo[b].undolevels = -1 -- the text is the buffer's start, as a file read is: nothing to undo
+    vim.bo[b].fileformat = (f.buf and api.nvim_buf_is_valid(f.buf)) and vim.bo[f.buf].fileformat or 'unix'
+    if not f.eol then
+      vim.bo[b].eol = false
+      vim.bo[b].fixeol = false
+    end
+    -- :write does not make folders: the buffer's own, on its first write
+    api.nvim_create_autocmd('BufWritePre', { buffer = b, callback = function()
+      vim.fn.mkdir(vim.fn.fnamemodify(api.nvim_buf_get_name(b), ':h'), 'p')
+    end })
+  end
+  local function finish(f)
+    local b = f.target
+    vim.bo[b].undolevels = -123456 -- the global value again
+    api.nvim_buf_call(b, function()
+      vim.cmd('filetype detect')
+    end)
+    finished = finished + 1
+  end
+  local turn
+  local function ask()
+    if asking or failed or want_k > #files then
+      return
+    end
+    local k, at = want_k, want_at
+    local n = math.min(M.page_lines, files[k].count - at)
+    want_at = at + n
+    if want_at >= files[k].count then
+      want_k, want_at = k + 1, 0
+    end
+    asking = true
+    host.call('merge_lines', { token, k - 1, at, n }, function(err, lines)
+      vim.schedule(function()
+        asking = false
+        if failed then
+          return
+        end
+        if err then
+          return fail(err)
+        end
+        pages[#pages + 1] = { f = files[k], at = at, lines = lines, put = 0 }
+        ask()
+        if not running then
+          running = true
+          turn()
+        end
+      end)
+    end)
+  end
+  turn = function()
+    local ok, e = pcall(function()
+      local t0, c0 = hrtime(), os.clock()
+      repeat -- at least one part a turn
+        local p = pages[1]
+        local from = p.at + p.put
+        if from == 0 then
+          start(p.f)
+        end
+        local n = math.min(M.lines_per_call, #p.lines - p.put)
+        api.nvim_buf_set_lines(p.f.target, from, from == 0 and -1 or from, true, { unpack(p.lines, p.put + 1, p.put + n) })
+        p.put = p.put + n
+        filled = filled + n
+        if p.put >= #p.lines then
+          table.remove(pages, 1)
+          if p.at + #p.lines >= p.f.count then
+            finish(p.f)
+          end
+        end
+      until not pages[1] or (hrtime() - t0) / 1e6 >= M.budget_ms
+      turns = turns + 1
+      longest = math.max(longest, (hrtime() - t0) / 1e6)
+      longest_cpu = math.max(longest_cpu, (os.clock() - c0) * 1000)
+    end)
+    if not ok then
+      return fail(e)
+    end
+    if finished == #files then
+      host.call('merge_lines', { token, 0, 0, -1 }, function() end)
+      return on_done(made, turns, longest, longest_cpu)
+    end
+    local pct = math.floor(100 * filled / math.max(total, 1))
+    if pct ~= shown then
+      shown = pct
+      api.nvim_echo({ { string.format('%s: %d%%', head, pct) } }, false, {})
+    end
+    if pages[1] then
+      vim.defer_fn(turn, 0)
+    else
+      running = false -- the next page's answer starts the next turn
+    end
+  end
+  ask()
+end
+
+--- Merges the deck of `buf` (the first deck: its control section is kept) with `decks` into
+--- `outdir`, as `merge DECK... -o OUTDIR --offset ...` does, into new unsaved buffers named where
+--- it writes the files; opens the master deck, lists the offsets, renamed groups, control lines left
+--- out and copied files in the quickfix list. Refused (nothing created) as the headless merge
+--- refuses, and when a buffer of an output file's name exists. Asynchronous: M.last and `User
+--- NvimpamMergeDone` tell the end.
+---@param buf integer
+---@param outdir string absolute
+---@param decks string[] absolute
+---@param offsets string[] `auto` or `KIND=N`
+function M.run(buf, outdir, decks, offsets)
+  local head = string.format('nvimpam: merge into %s', vim.fn.fnamemodify(outdir, ':~:.'))
+  M.last = { done = false }
+  api.nvim_echo({ { head .. ': merging…' } }, false, {})
+  host.call('merge', { buf, outdir, decks, offsets, vim.fn.getcwd() }, function(err, plan)
+    vim.schedule(function()
+      if err then
+        done({ done = true, error = err })
+        messages.report(err)
+        return
+      end
+      local reasons = {}
+      for _, r in ipairs(plan.refusals or {}) do
+        reasons[#reasons + 1] = r
+      end
+      for _, f in ipairs(plan.files) do
+        if vim.fn.bufexists(f.name) == 1 then
+          reasons[#reasons + 1] = { file = f.name, lnum = 0, col = 0,
+            text = f.name .. ' is a buffer already: merge makes no buffer over another (choose another outdir)' }
+        end
+      end
+      if #reasons > 0 then
+        if #plan.files > 0 then -- the JVM holds them for nothing
+          host.call('merge_lines', { plan.token, 0, 0, -1 }, function() end)
+        end
+        return refuse(head, reasons)
+      end
+      create(plan.token, plan.files, head, function(made, turns, longest, longest_cpu)
+        local items = {}
+        for _, n in ipairs(plan.notes) do
+          items[#items + 1] = { filename = n.file, lnum = n.lnum, text = n.text }
+        end
+        local master = made[1]
+        api.nvim_set_current_buf(master)
+        local title = string.format('%s: %s merged, %s new buffers', head, plural(#decks + 1, 'deck'), #made)
+        vim.fn.setqflist({}, ' ', { title = title, items = items })
+        done({ done = true, result = plan, buffers = made, turns = turns, longest_ms = longest,
+          longest_cpu_ms = longest_cpu })
+        vim.notify(messages.fit({
+          string.format('%s: %s merged into %s new buffers, not written; :wall writes them, :copen lists the offsets',
+            head, plural(#decks + 1, 'deck'), #made),
+          string.format('%s: %s new buffers; :wall writes them', head, #made) }), vim.log.levels.INFO, { title = 'nvimpam' })
+      end)
+    end)
+  end, buf)
+end
+
+--- The command's entry: o as commands.lua gives it (fargs, buf).
+---@param o table
+function M.command(o)
+  local a = M.parse(o.fargs)
+  M.run(bufnr(o.buf), a.outdir, a.decks, a.offsets)
+end
+
+return M

@@ -274,12 +274,12 @@ class RenumberTreeIT extends PluginTestBase {
         + "_G.tick = vim.loop.new_timer() _G.tick:start(1, 1, function() local now, cn = vim.loop.hrtime(), os.clock() "
         + "local g = (now - last) / 1e6 _G.gap = math.max(_G.gap, g) _G.cpu = math.max(_G.cpu, (cn - c) * 1000) "
         + "if g > 16 then _G.gaps[#_G.gaps + 1] = g end last, c = now, cn end)");
-    lua("require('nvimpam.renumber').last = nil");
+    lua("require('nvimpam.deck.renumber').last = nil");
     nvim.command("NvimpamOffset node 1000000").join();
-    lua("vim.wait(300000, function() local l = require('nvimpam.renumber').last return l and l.done end, 10)");
+    lua("vim.wait(300000, function() local l = require('nvimpam.deck.renumber').last return l and l.done end, 10)");
     lua("_G.tick:stop()");
     @SuppressWarnings("unchecked")
-    java.util.Map<String, Object> last = (java.util.Map<String, Object>) lua("local l = require('nvimpam.renumber').last "
+    java.util.Map<String, Object> last = (java.util.Map<String, Object>) lua("local l = require('nvimpam.deck.renumber').last "
         + "return { turns = l.turns, longest = l.longest_ms, cpu = l.longest_cpu_ms, error = l.error and tostring(l.error), "
         + "gap = _G.gap, gap_cpu = _G.cpu, "
         + "over16 = #_G.gaps, top = (function() table.sort(_G.gaps, function(x, y) return x > y end) "

@@ -1,8 +1,9 @@
 -- :NvimpamOffset and :NvimpamRenumber (:help nvimpam-renumber): every id of a kind moved (or
 -- renumbered densely) across the include tree, in the buffers. The JVM computes the new lines
 -- (model.Renumber, the same rewrite as the headless `renumber`) off Neovim's main loop; here every
--- buffer is checked, then the changes go in a few milliseconds at a time, bottom up, each buffer
--- 'nomodifiable' meanwhile and its change one undo step (:undojoin between the parts).
+-- buffer is checked, then the changes, asked from the JVM a page at a time, go in a few milliseconds
+-- at a time, each buffer 'nomodifiable' meanwhile and its change one undo step (:undojoin between
+-- the parts).
 local M = {}
 
 local api = vim.api
@@ -20,10 +21,13 @@ local bufnr = require('nvimpam.core.buf').nr
 --- Milliseconds of changes per turn of the main loop.
 M.budget_ms = 8
 --- Lines per nvim_buf_set_lines call at most.
-M.lines_per_call = 500
+M.lines_per_call = 200
+--- New lines per page asked from the JVM (a page's answer is decoded in one go on the main loop).
+M.page_lines = 2000
 
---- The last run: { done, refused, error, result, turns, longest_ms } (for tests and scripts: the
---- turns of the main loop the changes took, the longest in ms); `User NvimpamRenumberDone` follows it.
+--- The last run: { done, refused, error, result, turns, longest_ms, longest_cpu_ms } (for tests and
+--- scripts: the turns of the main loop the changes took, the longest in ms of wall and of CPU time);
+--- `User NvimpamRenumberDone` follows it.
 M.last = nil
 
 local function done(state)
@@ -126,24 +130,22 @@ local function refuse(head, reasons)
   vim.notify(msg, vim.log.levels.ERROR, { title = 'nvimpam' })
 end
 
--- Applies the checked plan: per buffer, bottom up, a budget of milliseconds per turn of the main
--- loop; each buffer 'nomodifiable' between the turns and its change one undo step.
-local function apply(files, head, what, on_done)
-  local jobs, total = {}, 0 -- hunks bottom up, each applied from its end
-  local saved = {}
-  for _, f in ipairs(files) do
+-- Applies the checked plan: the new lines asked from the JVM a page at a time (the next on its
+-- way while one is put in), put in top down, a budget of milliseconds per turn of the main loop;
+-- each buffer 'nomodifiable' between the turns and its change one undo step.
+local function apply(token, files, head, what, on_done)
+  local saved, counts, total = {}, {}, 0
+  for k, f in ipairs(files) do
     saved[f.target] = vim.bo[f.target].modifiable
     vim.bo[f.target].modifiable = false
-    local h = f.hunks
-    for k = #h / 3 - 1, 0, -1 do
-      local first, last, lines = h[3 * k + 1], h[3 * k + 2], h[3 * k + 3]
-      jobs[#jobs + 1] = { f = f, first = first, last = last, lines = lines, wrap = last - first ~= #lines }
-      total = total + #h[3 * k + 3]
-    end
+    counts[k] = f.count
+    total = total + f.count
+    f.hunk, f.put, f.delta, f.wrap = 0, 0, 0, {} -- the hunk (0-based) being put, its lines put, the lines added above it
   end
-  local started = {}
-  local i, doneLines, shown = 1, 0, 0
-  local turns, longest = 0, 0 -- for M.last: how the work was spread
+  local pages, started = {}, {}
+  local finished, doneLines, shown = 0, 0, -1
+  local running, failed, fetch = false, false, nil
+  local turns, longest, longest_cpu = 0, 0, 0 -- for M.last: how the work was spread (wall and CPU ms)
   local function restore()
     for b, m in pairs(saved) do
       if api.nvim_buf_is_valid(b) then
@@ -154,16 +156,26 @@ local function apply(files, head, what, on_done)
       end
     end
   end
-  -- lines [first, last) of `b` become `lines` (as many), a part of at most `n` from the end
-  local function put(b, job, n)
-    local wrap = job.wrap -- a GES line continued on new lines: at once
-    local from = wrap and job.first or math.max(job.first, job.last - n)
-    local new = wrap and job.lines or { unpack(job.lines, from - job.first + 1, job.last - job.first) }
-    if job.f.dos then
+  local function fail(e)
+    if failed then
+      return
+    end
+    failed = true
+    fetch.stop()
+    restore()
+    done({ done = true, error = e })
+    messages.report(host.error('failed', string.format(
+      'nvimpam: %s stopped after %d of %d lines (u undoes each buffer\'s part): %s', what, doneLines, total,
+      tostring(host.as_error(e)))))
+  end
+  -- lines [from, to) of the file's buffer become `new`
+  local function set(f, from, to, new)
+    if f.dos then
       for k, l in ipairs(new) do
         new[k] = l:gsub('\r$', '')
       end
     end
+    local b = f.target
     vim.bo[b].modifiable = true
     api.nvim_buf_call(b, function()
       if started[b] then
@@ -172,47 +184,84 @@ local function apply(files, head, what, on_done)
         undo.close(b)
         started[b] = true
       end
-      api.nvim_buf_set_lines(b, from, job.last, true, new)
+      api.nvim_buf_set_lines(b, from, to, true, new)
     end)
     vim.bo[b].modifiable = false
-    local did = wrap and #new or job.last - from
-    job.last = from
-    return did
+  end
+  -- puts lines of page p in its file's current hunk: how many it took
+  local function put(p)
+    local f = p.f
+    local h = f.hunks
+    local first, last, n = h[3 * f.hunk + 1], h[3 * f.hunk + 2], h[3 * f.hunk + 3]
+    local took
+    if n ~= last - first then -- a GES line continued on new lines: the hunk at once
+      took = math.min(n - #f.wrap, #p.lines - p.put)
+      for j = 1, took do
+        f.wrap[#f.wrap + 1] = p.lines[p.put + j]
+      end
+      if #f.wrap == n then
+        set(f, first + f.delta, last + f.delta, f.wrap)
+        f.delta = f.delta + n - (last - first)
+        f.put, f.wrap = n, {}
+      end
+    else
+      took = math.min(M.lines_per_call, n - f.put, #p.lines - p.put)
+      local from = first + f.delta + f.put
+      set(f, from, from + took, { unpack(p.lines, p.put + 1, p.put + took) })
+      f.put = f.put + took
+    end
+    if f.put >= n then
+      f.hunk, f.put = f.hunk + 1, 0
+      if 3 * f.hunk >= #h then
+        finished = finished + 1
+      end
+    end
+    return took
   end
   local function turn()
     local ok, e = pcall(function()
-      local t0 = hrtime()
+      local t0, c0 = hrtime(), os.clock()
       repeat -- at least one part a turn
-        local job = jobs[i]
-        doneLines = doneLines + put(job.f.target, job, M.lines_per_call)
-        if job.last <= job.first then
-          i = i + 1
+        local p = pages[1]
+        local took = put(p)
+        p.put = p.put + took
+        doneLines = doneLines + took
+        if p.put >= #p.lines then
+          table.remove(pages, 1)
         end
-      until i > #jobs or (hrtime() - t0) / 1e6 >= M.budget_ms
+      until not pages[1] or (hrtime() - t0) / 1e6 >= M.budget_ms
       turns = turns + 1
       longest = math.max(longest, (hrtime() - t0) / 1e6)
+      longest_cpu = math.max(longest_cpu, (os.clock() - c0) * 1000)
     end)
     if not ok then
+      return fail(e)
+    end
+    if finished == #files then
       restore()
-      done({ done = true, error = e })
-      messages.report(host.error('failed', string.format(
-        'nvimpam: %s stopped after %d of %d lines (u undoes each buffer\'s part): %s', what, doneLines, total,
-        tostring(host.as_error(e)))))
-      return
+      return on_done(turns, longest, longest_cpu)
     end
-    if i <= #jobs then
-      local pct = math.floor(100 * doneLines / math.max(total, 1))
-      if pct ~= shown then
-        shown = pct
-        api.nvim_echo({ { string.format('nvimpam: %s: %d%%', head, pct) } }, false, {})
-      end
+    local pct = math.floor(100 * doneLines / math.max(total, 1))
+    if pct ~= shown then
+      shown = pct
+      api.nvim_echo({ { string.format('%s: %d%%', head, pct) } }, false, {})
+    end
+    if pages[1] then
       vim.defer_fn(turn, 0)
+    else
+      running = false -- the next page's answer starts the next turn
+    end
+  end
+  fetch = require('nvimpam.host.pages').fetch('renumber_lines', token, counts, M.page_lines, function(k, at, lines)
+    if failed then
       return
     end
-    restore()
-    on_done(turns, longest)
-  end
-  turn()
+    pages[#pages + 1] = { f = files[k], at = at, lines = lines, put = 0 }
+    if not running then
+      running = true
+      vim.defer_fn(turn, 0) -- not in the turn that decoded the page
+    end
+  end, fail)
 end
 
 --- Offsets (`dense` false: every id + `amount`) or renumbers (`dense`: `amount`, `amount` + 1, …
@@ -276,6 +325,7 @@ function M.run(buf, kind, amount, dense, opts)
         end
       end
       if #reasons > 0 then
+        host.call('renumber_lines', { plan.token, 0, 0, -1 }, function() end) -- the JVM lets the new lines go
         return refuse(head, reasons)
       end
       local loaded = {}
@@ -297,6 +347,7 @@ function M.run(buf, kind, amount, dense, opts)
         for _, b in ipairs(loaded) do -- loaded for nothing: as they were, not open
           pcall(api.nvim_buf_delete, b, {})
         end
+        host.call('renumber_lines', { plan.token, 0, 0, -1 }, function() end) -- the JVM lets the new lines go
         return refuse(head, reasons)
       end
       if #files == 0 then
@@ -304,7 +355,7 @@ function M.run(buf, kind, amount, dense, opts)
         vim.notify(head .. ': nothing to change', vim.log.levels.INFO, { title = 'nvimpam' })
         return
       end
-      apply(files, head, what, function(turns, longest)
+      apply(plan.token, files, head, what, function(turns, longest, longest_cpu)
         local items, lines = {}, 0
         for _, f in ipairs(files) do
           lines = lines + f.lines
@@ -315,7 +366,7 @@ function M.run(buf, kind, amount, dense, opts)
         vim.fn.setqflist({}, ' ', { title = string.format('%s: %s in %s, %s', head, plural(plan.changed, 'value'),
           plural(#files, 'file'), plural(lines, 'line')), items = items })
         local tail = others and { '; :wall writes them, :copen lists them', '; :wall, :copen' } or { '', '' }
-        done({ done = true, result = plan, turns = turns, longest_ms = longest })
+        done({ done = true, result = plan, turns = turns, longest_ms = longest, longest_cpu_ms = longest_cpu })
         vim.notify(messages.fit({
           string.format('%s: %s in %s%s', head, plural(plan.changed, 'value'), plural(#files, 'file'), tail[1]),
           string.format('%s: %s%s', head, plural(plan.changed, 'value'), tail[2]) }), vim.log.levels.INFO, { title = 'nvimpam' })

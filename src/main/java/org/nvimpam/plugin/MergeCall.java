@@ -10,8 +10,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import org.msgpack.core.MessagePacker;
 import org.nvimpam.ids.IdBuffer;
 import org.nvimpam.ids.IdKinds;
@@ -28,7 +26,7 @@ import org.nvimpam.rpc.Encoder;
  * :NvimpamMerge: the headless {@code merge} ({@link Merge#plan}) of a buffer's deck with other
  * decks, each tree as the plugin holds it (open files as their buffers hold them, unsaved edits
  * included; the others as on disk), off Neovim's main loop; nothing is written: Lua makes the
- * output files new buffers, their lines asked for a page at a time ({@link #lines}: a large answer
+ * output files new buffers, their lines asked for a page at a time ({@link Pages}, call {@code merge_lines}: a large answer
  * would hold Neovim's main loop while it is decoded). The answer: {@code {token, files = [{name,
  * count, eol, buf}], notes = [{file,
  * lnum, text}], refusals = [{file|buf, lnum, col, text}]}}: {@code buf} the buffer the file comes
@@ -80,9 +78,7 @@ final class MergeCall {
     List<Merge.Note> notes = Merge.notes(plan.result(), here);
     List<Pending> files = new ArrayList<>();
     for (Merge.Produced f : plan.files()) files.add(Pending.of(f.bytes()));
-    long token = NEXT.incrementAndGet();
-    PENDING.clear(); // one merge at a time: an earlier one's pages are no longer fetched
-    if (!files.isEmpty()) PENDING.put(token, files);
+    long token = Pages.hold("merge_lines", files); // one merge at a time: an earlier one's pages are no longer fetched
     return out -> {
       out.packMapHeader(4);
       out.packString("token").packLong(token);
@@ -118,7 +114,14 @@ final class MergeCall {
   }
 
   /** An output file's bytes and where its lines start ({@code count + 1} offsets, each after a line feed). */
-  private record Pending(byte[] bytes, int[] starts, int count, boolean eol) {
+  private record Pending(byte[] bytes, int[] starts, int count, boolean eol) implements Pages.Source {
+    @Override
+    public void pack(MessagePacker out, int i) throws IOException {
+      int s = starts[i];
+      int e = starts[i + 1] - 1;
+      out.packRawStringHeader(e - s).writePayload(bytes, s, e - s);
+    }
+
     static Pending of(byte[] a) {
       IntList starts = new IntList();
       starts.add(0);
@@ -130,38 +133,6 @@ final class MergeCall {
       int count = starts.size - 1;
       return new Pending(a, java.util.Arrays.copyOf(starts.a, starts.size), count, eol);
     }
-  }
-
-  private static final AtomicLong NEXT = new AtomicLong();
-  /** The files of the last merge, by token, until Lua has them all (its pages are asked for one by one). */
-  private static final Map<Long, List<Pending>> PENDING = new ConcurrentHashMap<>();
-
-  /**
-   * {@code args}: the merge's token, a file (0-based), the first line (0-based) and how many: those
-   * lines, without line ends. A negative count forgets the merge.
-   */
-  static Encoder lines(List<Object> args) {
-    if (args.size() < 4 || !(args.get(0) instanceof Number token) || !(args.get(1) instanceof Number file)
-        || !(args.get(2) instanceof Number from) || !(args.get(3) instanceof Number count)) {
-      throw new IllegalArgumentException("merge_lines takes a token, a file, the first line and a count");
-    }
-    if (count.intValue() < 0) {
-      PENDING.remove(token.longValue());
-      return out -> out.packArrayHeader(0);
-    }
-    List<Pending> files = PENDING.get(token.longValue());
-    if (files == null) throw new IllegalArgumentException("nvimpam: the merge is no longer held (run it again)");
-    Pending f = files.get(file.intValue());
-    int a = Math.max(0, from.intValue());
-    int b = Math.min(f.count(), a + count.intValue());
-    return out -> {
-      out.packArrayHeader(Math.max(0, b - a));
-      for (int i = a; i < b; i++) {
-        int s = f.starts()[i];
-        int e = f.starts()[i + 1] - 1;
-        out.packRawStringHeader(e - s).writePayload(f.bytes(), s, e - s);
-      }
-    };
   }
 
   private static Path path(String s) {

@@ -154,7 +154,8 @@ public final class PluginHost {
           h.settings.get().diagnosticsCap())),
       Map.entry("renumber", (h, a) -> RenumberCall.run(h.ids.service(), h.idBuffer(buffer(a, 0)), a)),
       Map.entry("merge", (h, a) -> MergeCall.run(h.ids.service(), h.idBuffer(buffer(a, 0)), a)),
-      Map.entry("merge_lines", (h, a) -> MergeCall.lines(a)));
+      Map.entry("merge_lines", (h, a) -> Pages.lines("merge_lines", a)),
+      Map.entry("renumber_lines", (h, a) -> Pages.lines("renumber_lines", a)));
 
   /** An id call ({@link IdCalls}) on the buffer of its first argument. */
   private static Map.Entry<String, Call> ids(String method, IdCalls.Call call) {

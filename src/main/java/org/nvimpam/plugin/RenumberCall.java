@@ -17,10 +17,11 @@ import org.nvimpam.rpc.Encoder;
 /**
  * :NvimpamOffset and :NvimpamRenumber: the changes of {@link Renumber#plan} on the include tree
  * of a buffer, its open files as their buffers hold them and the others as on disk, computed off
- * Neovim's main loop; Lua checks the buffers and applies the hunks. The answer: {files = [{buf|file,
- * label, lines, hunks = [first, last, {lines}, ...], stamp = {bytes, mtime} of a file not open}]
- * (also when refused: Lua checks the buffers they would change), changed, refusals = [{buf|file,
- * lnum, col, text}]}.
+ * Neovim's main loop; Lua checks the buffers and applies the hunks, their new lines asked for a
+ * page at a time ({@link Pages}, call {@code renumber_lines}: file k's lines are its hunks' new
+ * lines one after another). The answer: {token, files = [{buf|file, label, lines, count, hunks =
+ * [first, last, new count, ...], stamp = {bytes, mtime} of a file not open}] (also when refused:
+ * Lua checks the buffers they would change), changed, refusals = [{buf|file, lnum, col, text}]}.
  */
 final class RenumberCall {
   /** More refusals than this are counted, not listed. */
@@ -73,26 +74,33 @@ final class RenumberCall {
       refused.add(new Object[] {x.source() < 0 ? null : members.get(x.source()), x.line(), x.col(), x.message()});
     }
     long changed = plan.changed()[0];
+    List<Pages.Source> held = new ArrayList<>();
+    for (List<Renumber.Hunk> hs : plan.hunks()) {
+      if (!hs.isEmpty()) held.add(lines(hs));
+    }
+    // one change at a time: an earlier one's pages are no longer fetched; a refused one has none
+    long token = Pages.hold("renumber_lines", refused.isEmpty() ? held : List.of());
     return out -> {
-      out.packMapHeader(3);
-      int nf = 0;
-      for (List<Renumber.Hunk> h : plan.hunks()) nf += h.isEmpty() ? 0 : 1;
-      out.packString("files").packArrayHeader(nf);
+      out.packMapHeader(4);
+      out.packString("token").packLong(token);
+      out.packString("files").packArrayHeader(held.size());
       for (int i = 0; i < members.size(); i++) {
         List<Renumber.Hunk> hs = plan.hunks().get(i);
         if (hs.isEmpty()) continue;
         IdTree.Member m = members.get(i);
-        out.packMapHeader(m.live() != null ? 4 : 5);
+        out.packMapHeader(m.live() != null ? 5 : 6);
         where(out, m);
         out.packString("label").packString(m.label());
         int lines = 0;
-        for (Renumber.Hunk h : hs) lines += h.last() - h.first();
-        out.packString("lines").packInt(lines);
-        out.packString("hunks").packArrayHeader(3 * hs.size());
+        int count = 0;
         for (Renumber.Hunk h : hs) {
-          out.packInt(h.first()).packInt(h.last()).packArrayHeader(h.lines().length);
-          for (byte[] l : h.lines()) out.packRawStringHeader(l.length).writePayload(l);
+          lines += h.last() - h.first();
+          count += h.lines().length;
         }
+        out.packString("lines").packInt(lines);
+        out.packString("count").packInt(count);
+        out.packString("hunks").packArrayHeader(3 * hs.size());
+        for (Renumber.Hunk h : hs) out.packInt(h.first()).packInt(h.last()).packInt(h.lines().length);
         if (m.live() == null) {
           out.packString("stamp").packArrayHeader(2).packLong(m.disk().bytes()).packLong(m.disk().modified());
         }
@@ -113,6 +121,28 @@ final class RenumberCall {
       }
       if (refused.size() > shown) {
         out.packMapHeader(1).packString("text").packString("and " + (refused.size() - shown) + " more");
+      }
+    };
+  }
+
+  /** A file's new lines, its hunks' one after another, for {@link Pages}. */
+  private static Pages.Source lines(List<Renumber.Hunk> hs) {
+    int n = 0;
+    for (Renumber.Hunk h : hs) n += h.lines().length;
+    byte[][] all = new byte[n][];
+    int k = 0;
+    for (Renumber.Hunk h : hs) {
+      for (byte[] l : h.lines()) all[k++] = l;
+    }
+    return new Pages.Source() {
+      @Override
+      public int count() {
+        return all.length;
+      }
+
+      @Override
+      public void pack(MessagePacker out, int i) throws IOException {
+        out.packRawStringHeader(all[i].length).writePayload(all[i]);
       }
     };
   }

@@ -7,14 +7,10 @@ local M = {}
 
 local api = vim.api
 local messages = require('nvimpam.ui.messages')
-local hrtime = require('nvimpam.core.compat').uv.hrtime
+local paced = require('nvimpam.tree.paced')
 local host = require('nvimpam.host')
 local bufnr = require('nvimpam.core.buf').nr
 
---- Milliseconds of filling per turn of the main loop.
-M.budget_ms = 8
---- Lines per nvim_buf_set_lines call at most.
-M.lines_per_call = 500
 --- Lines per page asked from the JVM (a page's answer is decoded in one go on the main loop).
 M.page_lines = 5000
 
@@ -71,31 +67,26 @@ local function refuse(head, reasons)
 end
 
 -- Makes each file a new buffer, its lines asked from the JVM a page at a time (the next page on
--- its way while one is filled) and put in a budget of milliseconds per turn of the main loop;
--- on_done with the buffers, or every buffer made wiped on an error.
+-- its way while one is filled) and put in by nvimpam.tree.paced; on_done with the buffers and the
+-- turns' figures, or every buffer made wiped on an error.
 local function create(token, files, head, on_done)
-  local made, pages = {}, {}
-  local total = 0
-  for _, f in ipairs(files) do
+  local made, counts, total = {}, {}, 0
+  for k, f in ipairs(files) do
+    counts[k] = f.count
     total = total + f.count
   end
-  local want_k, want_at = 1, 0 -- the next page to ask for
-  local asking, running, failed = false, false, false
-  local filled, finished, shown = 0, 0, -1
-  local turns, longest, longest_cpu = 0, 0, 0 -- wall and CPU ms (a loaded machine's wall time counts other processes)
-  local function fail(e)
-    if failed then
-      return
-    end
-    failed = true
+  local fetch
+  local job = paced.start({ bufs = {}, head = head, total = total, on_done = function(stats)
+    on_done(made, stats)
+  end, on_error = function(e)
+    fetch.stop()
     for _, b in ipairs(made) do -- never written: no half merge left behind
       pcall(api.nvim_buf_delete, b, { force = true })
     end
-    host.call('merge_lines', { token, 0, 0, -1 }, function() end)
     done({ done = true, error = e })
     messages.report(host.error('failed', string.format('nvimpam: %s stopped, no buffer kept: %s', head,
       tostring(host.as_error(e)))))
-  end
+  end })
   local function start(f)
     local b = api.nvim_create_buf(true, false)
     made[#made + 1] = b
@@ -118,81 +109,25 @@ local function create(token, files, head, on_done)
     api.nvim_buf_call(b, function()
       vim.cmd('filetype detect')
     end)
-    finished = finished + 1
   end
-  local turn
-  local function ask()
-    if asking or failed or want_k > #files then
-      return
+  local open = #files
+  fetch = require('nvimpam.host.pages').fetch('merge_lines', token, counts, M.page_lines, function(k, at, lines)
+    local f = files[k]
+    if at == 0 then
+      start(f)
     end
-    local k, at = want_k, want_at
-    local n = math.min(M.page_lines, files[k].count - at)
-    want_at = at + n
-    if want_at >= files[k].count then
-      want_k, want_at = k + 1, 0
+    job.push({ buf = f.target, from = at, to = at, lines = lines }, #lines)
+    if at + #lines >= f.count then -- the file's last page: the new buffer's one empty line goes
+      job.push({ buf = f.target, from = f.count, to = f.count + 1, lines = {} }, 0)
+      job.push({ run = function()
+        finish(f)
+      end })
+      open = open - 1
+      if open == 0 then
+        job.finish()
+      end
     end
-    asking = true
-    host.call('merge_lines', { token, k - 1, at, n }, function(err, lines)
-      vim.schedule(function()
-        asking = false
-        if failed then
-          return
-        end
-        if err then
-          return fail(err)
-        end
-        pages[#pages + 1] = { f = files[k], at = at, lines = lines, put = 0 }
-        ask()
-        if not running then
-          running = true
-          turn()
-        end
-      end)
-    end)
-  end
-  turn = function()
-    local ok, e = pcall(function()
-      local t0, c0 = hrtime(), os.clock()
-      repeat -- at least one part a turn
-        local p = pages[1]
-        local from = p.at + p.put
-        if from == 0 then
-          start(p.f)
-        end
-        local n = math.min(M.lines_per_call, #p.lines - p.put)
-        api.nvim_buf_set_lines(p.f.target, from, from == 0 and -1 or from, true, { unpack(p.lines, p.put + 1, p.put + n) })
-        p.put = p.put + n
-        filled = filled + n
-        if p.put >= #p.lines then
-          table.remove(pages, 1)
-          if p.at + #p.lines >= p.f.count then
-            finish(p.f)
-          end
-        end
-      until not pages[1] or (hrtime() - t0) / 1e6 >= M.budget_ms
-      turns = turns + 1
-      longest = math.max(longest, (hrtime() - t0) / 1e6)
-      longest_cpu = math.max(longest_cpu, (os.clock() - c0) * 1000)
-    end)
-    if not ok then
-      return fail(e)
-    end
-    if finished == #files then
-      host.call('merge_lines', { token, 0, 0, -1 }, function() end)
-      return on_done(made, turns, longest, longest_cpu)
-    end
-    local pct = math.floor(100 * filled / math.max(total, 1))
-    if pct ~= shown then
-      shown = pct
-      api.nvim_echo({ { string.format('%s: %d%%', head, pct) } }, false, {})
-    end
-    if pages[1] then
-      vim.defer_fn(turn, 0)
-    else
-      running = false -- the next page's answer starts the next turn
-    end
-  end
-  ask()
+  end, job.fail)
 end
 
 --- Merges the deck of `buf` (the first deck: its control section is kept) with `decks` into
@@ -232,7 +167,7 @@ function M.run(buf, outdir, decks, offsets)
         end
         return refuse(head, reasons)
       end
-      create(plan.token, plan.files, head, function(made, turns, longest, longest_cpu)
+      create(plan.token, plan.files, head, function(made, stats)
         local items = {}
         for _, n in ipairs(plan.notes) do
           items[#items + 1] = { filename = n.file, lnum = n.lnum, text = n.text }
@@ -241,8 +176,8 @@ function M.run(buf, outdir, decks, offsets)
         api.nvim_set_current_buf(master)
         local title = string.format('%s: %s merged, %s new buffers', head, plural(#decks + 1, 'deck'), #made)
         vim.fn.setqflist({}, ' ', { title = title, items = items })
-        done({ done = true, result = plan, buffers = made, turns = turns, longest_ms = longest,
-          longest_cpu_ms = longest_cpu })
+        done({ done = true, result = plan, buffers = made, turns = stats.turns, longest_ms = stats.longest_ms,
+          longest_cpu_ms = stats.longest_cpu_ms })
         vim.notify(messages.fit({
           string.format('%s: %s merged into %s new buffers, not written; :wall writes them, :copen lists the offsets',
             head, plural(#decks + 1, 'deck'), #made),

@@ -1,15 +1,15 @@
 -- :NvimpamTransform (:help nvimpam-model): translates, rotates, scales or mirrors the nodes of a
 -- range, a selection, part={ids} or the whole include tree. The JVM plans the edits with the
 -- headless `transform`'s model (model.Transform: decimal arithmetic, each coordinate in its
--- field); they are checked and applied through nvimpam.tree.apply, each buffer as one undo step
--- of its own. Nothing is written to disk.
+-- field), as hunks of new lines; nvimpam.tree.hunks checks and applies them in parts, each
+-- buffer as one undo step of its own. Nothing is written to disk.
 local M = {}
 
 local api = vim.api
 local messages = require('nvimpam.ui.messages')
 local plural = messages.plural
-local tree = require('nvimpam.tree.apply')
-local progress = require('nvimpam.ids.ask').progress
+local hunks = require('nvimpam.tree.hunks')
+local pages = require('nvimpam.host.pages')
 local host = require('nvimpam.host')
 local bufnr = require('nvimpam.core.buf').nr
 
@@ -29,49 +29,26 @@ function M.complete(arg, line)
   end, list)
 end
 
---- :[range]NvimpamTransform[!] {op} {args} [part={ids}]: moves the nodes of the range (the NODE
---- cards on its lines), of the parts' elements (part=10,11: across the include tree; nodes other
---- parts use too are refused unless `!`), or of the whole include tree. A mirror or a negative
---- scale also reverses the node order of each element whose nodes all move. Each buffer changed is
---- one undo step; files not open are loaded into listed buffers; nothing is written. Refuses, and
---- changes nothing, with every reason. The cards with geometry of their own that stay (FRAME
---- vectors, MASS offsets, PLANE normals, RBODY centres) go to the quickfix list.
----@param o table the command's { fargs, buf, range, line1, line2, bang }
----@return table the JVM's plan
-function M.command(o)
-  local buf = bufnr(o.buf)
-  local words = o.fargs or {}
-  local line1, line2 = 0, 0
-  if o.range and o.range > 0 then
-    line1, line2 = o.line1, o.line2
-  end
-  local what = table.concat(words, ' ')
-  local tick = api.nvim_buf_get_changedtick(buf)
-  local plan = progress('planning ' .. what, function()
-    return host.wait('transform', { buf, words, line1, line2, o.bang == true }, ':NvimpamTransform', buf)
-  end)
-  local refused = {}
-  for _, r in ipairs(plan.refusals or {}) do
-    refused[#refused + 1] = r
-  end
-  local function refuse()
-    tree.refuse('nvimpam: cannot ' .. what, refused)
-  end
-  if api.nvim_buf_get_changedtick(buf) ~= tick then
-    refused[#refused + 1] = 'the buffer changed while the transform was planned (run it again)'
-  end
-  if #refused > 0 then
-    refuse()
-  end
-  local files = plan.files or {}
-  tree.apply_files(files, buf, refused, refuse, 'transform')
-  -- One line (a longer one waits for Enter); the quickfix list names each file changed, at its
-  -- first change, and each card with geometry of its own that stayed.
+--- The last run: { done, refused, error, result, turns, longest_ms, longest_cpu_ms } (for tests
+--- and scripts); `User NvimpamTransformDone` follows it.
+M.last = nil
+
+local function done(state)
+  M.last = state
+  api.nvim_exec_autocmds('User', { pattern = 'NvimpamTransformDone', modeline = false })
+end
+
+--- New lines per page asked from the JVM (a page's answer is decoded in one go on the main loop).
+M.page_lines = 500
+
+-- What the transform did: one line (a longer one waits for Enter); the quickfix list names each
+-- file changed, at its first change, and each card with geometry of its own that stayed.
+local function report(what, plan, files, buf)
   local names, items = {}, {}
   for _, f in ipairs(files) do
     local name = api.nvim_buf_get_name(f.target)
     names[#names + 1] = name ~= '' and vim.fn.fnamemodify(name, ':t') or f.label
-    items[#items + 1] = { bufnr = f.target, lnum = f.edits[1] + 1, col = f.edits[2] + 1,
+    items[#items + 1] = { bufnr = f.target, lnum = f.hunks[1] + 1, col = 1,
       text = string.format('%s: %s changed', what, plural(f.lines, 'line')) }
   end
   local untouched = plan.untouched or {}
@@ -97,7 +74,52 @@ function M.command(o)
     msg = messages.fit({ full, head })
   end
   vim.notify(msg, vim.log.levels.INFO, { title = 'nvimpam' })
-  return plan
+end
+
+--- :[range]NvimpamTransform[!] {op} {args} [part={ids}]: moves the nodes of the range (the NODE
+--- cards on its lines), of the parts' elements (part=10,11: across the include tree; nodes other
+--- parts use too are refused unless `!`), or of the whole include tree. A mirror or a negative
+--- scale also reverses the node order of each element whose nodes all move. The JVM plans it off
+--- Neovim's main loop; the buffers change in parts after its answer (nvimpam.tree.hunks: each
+--- buffer one undo step, 'nomodifiable' meanwhile; files not open are loaded into listed buffers;
+--- nothing is written). Refuses, and changes nothing, with every reason. The cards with geometry
+--- of their own that stay (FRAME vectors, MASS offsets, PLANE normals, RBODY centres) go to the
+--- quickfix list. Asynchronous: M.last and `User NvimpamTransformDone` tell the end.
+---@param o table the command's { fargs, buf, range, line1, line2, bang }
+function M.command(o)
+  local buf = bufnr(o.buf)
+  local words = o.fargs or {}
+  local line1, line2 = 0, 0
+  if o.range and o.range > 0 then
+    line1, line2 = o.line1, o.line2
+  end
+  local what = table.concat(words, ' ')
+  local head = 'nvimpam: ' .. what
+  local before = hunks.ticks()
+  M.last = { done = false }
+  api.nvim_echo({ { head .. ': planning…' } }, false, {})
+  host.call('transform', { buf, words, line1, line2, o.bang == true }, function(err, plan)
+    vim.schedule(function()
+      if err then
+        done({ done = true, error = err })
+        messages.report(err)
+        return
+      end
+      hunks.apply({ plan = plan, before = before, buf = buf, head = head, refuse_head = 'nvimpam: cannot ' .. what, what = what, done = done,
+        fetch = function(token, counts, on_page, on_error)
+          return pages.fetch('transform_lines', token, counts, M.page_lines, on_page, on_error)
+        end,
+        drop = function(token)
+          pages.drop('transform_lines', token)
+        end,
+        on_done = function(files, stats)
+          stats = stats or {}
+          done({ done = true, result = plan, turns = stats.turns, longest_ms = stats.longest_ms,
+            longest_cpu_ms = stats.longest_cpu_ms })
+          report(what, plan, files, buf)
+        end })
+    end)
+  end, buf)
 end
 
 return M

@@ -9,7 +9,7 @@ local host = require('nvimpam.host')
 local messages = require('nvimpam.ui.messages')
 local plural = messages.plural
 local tree = require('nvimpam.tree.apply')
-local undo = require('nvimpam.core.undo')
+local paced = require('nvimpam.tree.paced')
 local uv = require('nvimpam.core.compat').uv
 
 -- A quickfix item at 0-based `lnum`, `col` of the tree's file `f` ({ buf } or { file }).
@@ -144,33 +144,6 @@ local function check_step(r)
   return r.checked >= #r.runs / 2
 end
 
--- One step of the deletion of plan `r`: its next run of lines from the bottom (the lines above
--- keep their numbers). The first closes the user's undo step before it, the others join the
--- first (:undojoin): one undo step per buffer, whatever ran between the slices. The buffer is
--- 'nomodifiable' between its steps, so that nothing interleaves; true when done.
-local function delete_step(r)
-  local b, k = r.target, r.next
-  vim.bo[b].modifiable = true
-  if r.done == 0 then
-    undo.close(b)
-  end
-  api.nvim_buf_call(b, function()
-    if r.done > 0 then
-      vim.cmd('undojoin')
-    end
-    local first, count = r.runs[2 * k + 1], r.runs[2 * k + 2]
-    api.nvim_buf_set_lines(b, first, first + count, true, {})
-    r.done = r.done + count
-  end)
-  r.next = k - 1
-  if r.next >= 0 then
-    vim.bo[b].modifiable = false
-    return false
-  end
-  undo.close(b)
-  return true
-end
-
 -- Deletes what the answer says, after checking every file (no warning, each buffer modifiable
 -- and holding the text the JVM read, files not open writable): each buffer one undo step of its
 -- own, the buffers 'nomodifiable' from the check to their last change. Then `finish()`.
@@ -223,16 +196,11 @@ local function remove(buf, answer, finish)
       loaded[#loaded + 1] = b
       r.target = b
     end
-    vim.bo[r.target].modifiable = false
-    r.checked, r.read, r.next, r.done = 0, 0, #r.runs / 2 - 1, 0
+    r.checked, r.read, r.done = 0, 0, 0
   end
-  local function failed(e, unload)
-    for _, r in ipairs(plans) do
-      if api.nvim_buf_is_valid(r.target) then
-        vim.bo[r.target].modifiable = true
-      end
-    end
-    for _, b in ipairs(unload and loaded or {}) do -- loaded for nothing: as they were, not open
+  local deleting = false
+  local function failed(e)
+    for _, b in ipairs(deleting and {} or loaded) do -- loaded for nothing: as they were, not open
       pcall(api.nvim_buf_delete, b, {})
     end
     messages.report(e)
@@ -255,6 +223,16 @@ local function remove(buf, answer, finish)
       string.format('nvimpam: %d unused removed; :wall, :copen', removed) }))
     finish()
   end
+  -- the buffers held ('nomodifiable' among others) from the check to their last change
+  local bufs, total = {}, 0
+  for _, r in ipairs(plans) do
+    bufs[#bufs + 1] = r.target
+    for k = 1, #r.runs, 2 do
+      total = total + r.runs[k + 1]
+    end
+  end
+  local job = paced.start({ bufs = bufs, head = 'nvimpam: removing the unused definitions', total = total,
+    on_done = done, on_error = failed })
   sliced(over(plans, check_step), function()
     for _, r in ipairs(plans) do
       if r.stale then
@@ -263,13 +241,18 @@ local function remove(buf, answer, finish)
     end
     if #reasons > 0 then
       local _, e = pcall(refuse, reasons)
-      failed(e, true)
-      return
+      return job.fail(e)
     end
-    sliced(over(plans, delete_step), done, failed)
-  end, function(e)
-    failed(e, true)
-  end)
+    deleting = true
+    for _, r in ipairs(plans) do
+      for k = #r.runs / 2 - 1, 0, -1 do -- from the bottom: the runs above keep their numbers
+        local first, count = r.runs[2 * k + 1], r.runs[2 * k + 2]
+        job.push({ buf = r.target, from = first, to = first + count, lines = {} }, count)
+        r.done = r.done + count
+      end
+    end
+    job.finish()
+  end, job.fail)
 end
 
 --- :NvimpamUnused[!]: the unused definitions of the include tree of `buf` (nodes, parts,

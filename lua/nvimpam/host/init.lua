@@ -375,6 +375,18 @@ function M.notify(method, ...)
   end
 end
 
+--- The buffers a change applied in parts holds (nvimpam.tree.paced): the JVM neither refolds nor
+--- checks them, and no diagnostics are put in, until it ends.
+M.held = {}
+
+--- Holds `buf` (or releases it: the JVM refolds and checks it at once).
+---@param buf integer
+---@param on boolean
+function M.hold(buf, on)
+  M.held[buf] = on or nil
+  M.notify('nvimpam_hold', buf, on)
+end
+
 --- Has the JVM read `path` from disk for `buf`, which Neovim is about to read (see
 --- nvimpam.host.filestate). A JVM that is not running starts now, with the read on its command line, so
 --- that it begins while the JVM connects. Nothing happens while the first start with a new Java

@@ -113,15 +113,16 @@ end
 --- list { lnum, col, end_col, severity, message, code, lnum, ... } (0-based lines and byte columns,
 --- end exclusive; severity 1 ERROR, 2 WARN; code as :help nvimpam-codes lists), already capped; `total` the number of problems in the
 --- whole deck. Lines past the buffer's end are put on its last line; when total exceeds the items,
---- an INFO diagnostic on line 0 says so. Ignored, and the namespace reset, when checks are off
+--- an INFO diagnostic on line 0 says so. Ignored while a change in parts holds the buffer (the
+--- check of its result follows); ignored, and the namespace reset, when checks are off
 --- (setup{ checks = false } or b:nvimpam_checks = false).
 ---@param buf integer
 ---@param changedtick integer the buffer's changedtick the JVM checked
 ---@param items any[]
 ---@param total integer
 function M.set(buf, changedtick, items, total)
-  if not api.nvim_buf_is_loaded(buf) then
-    return
+  if not api.nvim_buf_is_loaded(buf) or host.held[buf] then
+    return -- a held buffer is checked again when released
   end
   if not checks_on(buf) then
     vim.diagnostic.reset(M.ns, buf)

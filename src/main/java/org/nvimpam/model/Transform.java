@@ -955,6 +955,38 @@ public final class Transform {
     return new Edit(line, p, old.length - s, Arrays.copyOfRange(neu, p, neu.length - s), Arrays.copyOfRange(old, p, old.length - s));
   }
 
+  /**
+   * {@code edits} (in line order) as hunks: each run of consecutive lines they change, its lines
+   * with the edits made (each line's CR kept), for a change applied in parts.
+   */
+  public static List<Renumber.Hunk> hunks(LineSource src, List<Edit> edits) {
+    List<Renumber.Hunk> out = new ArrayList<>();
+    int k = 0;
+    while (k < edits.size()) {
+      int first = edits.get(k).line();
+      int last = first;
+      int j = k;
+      while (j < edits.size() && edits.get(j).line() <= last + 1) last = edits.get(j++).line();
+      byte[][] lines = new byte[last - first + 1][];
+      for (int i = first; i <= last; i++) {
+        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream(src.length(i) + 16);
+        byte[] a = src.bytes(i);
+        int off = src.start(i);
+        int pos = 0;
+        for (; k < j && edits.get(k).line() == i; k++) {
+          Edit e = edits.get(k);
+          b.write(a, off + pos, e.from() - pos);
+          b.writeBytes(e.text());
+          pos = e.to();
+        }
+        b.write(a, off + pos, src.length(i) - pos);
+        lines[i - first] = b.toByteArray();
+      }
+      out.add(new Renumber.Hunk(first, last + 1, lines));
+    }
+    return out;
+  }
+
   /** {@code src}'s lines with {@code edits} made: for writing a file (each line's CR and end kept). */
   public static void write(LineSource src, List<Edit> edits, boolean lastTerminated, java.io.OutputStream o) throws java.io.IOException {
     int n = src.lineCount();

@@ -69,7 +69,9 @@ final class ExtractCall {
     Extract.Scope scope = parts != null ? new Extract.Parts(parts)
         : new Extract.Lines(Math.max(0, members.indexOf(tree.memberOf(b))), (int) line1 - 1, (int) Math.max(line1, line2) - 1);
     Extract.Result r = Extract.plan(sources, scope, include);
-    for (Transform.Note n : r.refusals()) refusals.add(TransformCall.text(members, n));
+    for (Transform.Note n : r.refusals()) {
+      refusals.add(n.file() < 0 ? n.message() : members.get(n.file()).label() + " line " + (n.line() + 1) + ": " + n.message());
+    }
     String targetName = target == null ? "" : target.toString();
     return out -> {
       List<Extract.Removal> files = refusals.isEmpty() ? r.removals() : List.of();
@@ -78,7 +80,7 @@ final class ExtractCall {
       for (Extract.Removal x : files) {
         IdTree.Member m = members.get(x.file());
         out.packMapHeader(4);
-        TransformCall.where(out, m);
+        HunkAnswer.where(out, m);
         out.packString("label").packString(m.label());
         out.packString("lines").packArrayHeader(x.lines().length);
         for (int l : x.lines()) out.packInt(l);
@@ -86,7 +88,7 @@ final class ExtractCall {
         for (byte[] o : x.old()) out.packRawStringHeader(o.length).writePayload(o);
       }
       out.packString("root").packMapHeader(2);
-      TransformCall.where(out, members.get(0));
+      HunkAnswer.where(out, members.get(0));
       out.packString("label").packString(members.get(0).label());
       out.packString("inclu").packRawStringHeader(r.inclu().length).writePayload(r.inclu());
       out.packString("inclu_at").packInt(r.incluAt());

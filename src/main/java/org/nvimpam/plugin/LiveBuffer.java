@@ -152,6 +152,10 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
   private ScheduledFuture<?> pending;
   private long lastEventNanos = Long.MIN_VALUE / 2;
   private boolean waitingForInsertLeave;
+  // A change nvimpam applies in parts (Lua's nvimpam.tree.paced) is under way: its partial states
+  // are neither refolded nor checked (each refold and the problems of a half-renumbered deck would
+  // cost Neovim's main loop between the parts); the end of the hold refreshes once.
+  private boolean held;
   private boolean windowsMayDiffer; // lines were deleted since the last push: push even if unchanged
   private long failedDeckBytes;
   private int failedDeckLines;
@@ -467,6 +471,18 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
     firstPush.completeExceptionally(new IllegalStateException("live folding of buffer " + buffer.id() + " stopped"));
   }
 
+  /** Holds (or, {@code on} false, releases and refreshes at once) the refolds and checks. */
+  synchronized void hold(boolean on) {
+    if (held == on) return;
+    held = on;
+    if (on) {
+      cancelPending();
+      updateDue();
+    } else {
+      schedule(0);
+    }
+  }
+
   synchronized void insertLeft() {
     if (waitingForInsertLeave) {
       waitingForInsertLeave = false;
@@ -490,7 +506,7 @@ final class LiveBuffer implements BufferLoad.Target, org.nvimpam.ids.IdBuffer {
 
   private void schedule(long delayMs) {
     cancelPending();
-    if (phase == Phase.LIVE) {
+    if (phase == Phase.LIVE && !held) {
       pending = scheduler.schedule(this::refreshQuietly, delayMs, TimeUnit.MILLISECONDS);
       pendingAtOnce = delayMs == 0;
     }

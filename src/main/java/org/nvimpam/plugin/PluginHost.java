@@ -155,7 +155,8 @@ public final class PluginHost {
       Map.entry("renumber", (h, a) -> RenumberCall.run(h.ids.service(), h.idBuffer(buffer(a, 0)), a)),
       Map.entry("merge", (h, a) -> MergeCall.run(h.ids.service(), h.idBuffer(buffer(a, 0)), a)),
       Map.entry("merge_lines", (h, a) -> Pages.lines("merge_lines", a)),
-      Map.entry("renumber_lines", (h, a) -> Pages.lines("renumber_lines", a)));
+      Map.entry("renumber_lines", (h, a) -> Pages.lines("renumber_lines", a)),
+      Map.entry("transform_lines", (h, a) -> Pages.lines("transform_lines", a)));
 
   /** An id call ({@link IdCalls}) on the buffer of its first argument. */
   private static Map.Entry<String, Call> ids(String method, IdCalls.Call call) {
@@ -174,7 +175,8 @@ public final class PluginHost {
         h.inserting = false;
         h.withLive(a, LiveBuffer::insertLeft);
       },
-      "nvimpam_refresh", (h, a) -> h.withLive(a, LiveBuffer::forceRefresh));
+      "nvimpam_refresh", (h, a) -> h.withLive(a, LiveBuffer::forceRefresh),
+      "nvimpam_hold", (h, a) -> h.withLive(a, lb -> lb.hold(a.size() > 1 && Boolean.TRUE.equals(a.get(1)))));
 
   private Encoder run(String method, List<Object> args) throws Exception {
     Call call = CALLS.get(method);

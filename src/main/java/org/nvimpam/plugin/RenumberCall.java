@@ -18,15 +18,10 @@ import org.nvimpam.rpc.Encoder;
  * :NvimpamOffset and :NvimpamRenumber: the changes of {@link Renumber#plan} on the include tree
  * of a buffer, its open files as their buffers hold them and the others as on disk, computed off
  * Neovim's main loop; Lua checks the buffers and applies the hunks, their new lines asked for a
- * page at a time ({@link Pages}, call {@code renumber_lines}: file k's lines are its hunks' new
- * lines one after another). The answer: {token, files = [{buf|file, label, lines, count, hunks =
- * [first, last, new count, ...], stamp = {bytes, mtime} of a file not open}] (also when refused:
- * Lua checks the buffers they would change), changed, refusals = [{buf|file, lnum, col, text}]}.
+ * page at a time (call {@code renumber_lines}). The answer: a {@link HunkAnswer} (its files also
+ * when refused: Lua checks the buffers they would change) and {@code changed}.
  */
 final class RenumberCall {
-  /** More refusals than this are counted, not listed. */
-  private static final int MAX_REFUSALS = 5000;
-
   private RenumberCall() {}
 
   /**
@@ -68,88 +63,18 @@ final class RenumberCall {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("nvimpam: " + e.getMessage(), e);
     }
-    List<Object[]> refused = new ArrayList<>(); // [member or null, line, col, text]
-    for (String s : refusals) refused.add(new Object[] {null, 0, 0, s});
+    List<HunkAnswer.Refusal> refused = new ArrayList<>();
+    for (String s : refusals) refused.add(new HunkAnswer.Refusal(null, 0, 0, s));
     for (Renumber.Refusal x : plan.refusals()) {
-      refused.add(new Object[] {x.source() < 0 ? null : members.get(x.source()), x.line(), x.col(), x.message()});
+      refused.add(new HunkAnswer.Refusal(x.source() < 0 ? null : members.get(x.source()), x.line(), x.col(), x.message()));
     }
     long changed = plan.changed()[0];
-    List<Pages.Source> held = new ArrayList<>();
-    for (List<Renumber.Hunk> hs : plan.hunks()) {
-      if (!hs.isEmpty()) held.add(lines(hs));
-    }
-    // one change at a time: an earlier one's pages are no longer fetched; a refused one has none
-    long token = Pages.hold("renumber_lines", refused.isEmpty() ? held : List.of());
+    HunkAnswer answer = new HunkAnswer("renumber_lines", members, plan.hunks(), refused);
     return out -> {
-      out.packMapHeader(4);
-      out.packString("token").packLong(token);
-      out.packString("files").packArrayHeader(held.size());
-      for (int i = 0; i < members.size(); i++) {
-        List<Renumber.Hunk> hs = plan.hunks().get(i);
-        if (hs.isEmpty()) continue;
-        IdTree.Member m = members.get(i);
-        out.packMapHeader(m.live() != null ? 5 : 6);
-        where(out, m);
-        out.packString("label").packString(m.label());
-        int lines = 0;
-        int count = 0;
-        for (Renumber.Hunk h : hs) {
-          lines += h.last() - h.first();
-          count += h.lines().length;
-        }
-        out.packString("lines").packInt(lines);
-        out.packString("count").packInt(count);
-        out.packString("hunks").packArrayHeader(3 * hs.size());
-        for (Renumber.Hunk h : hs) out.packInt(h.first()).packInt(h.last()).packInt(h.lines().length);
-        if (m.live() == null) {
-          out.packString("stamp").packArrayHeader(2).packLong(m.disk().bytes()).packLong(m.disk().modified());
-        }
-      }
+      out.packMapHeader(HunkAnswer.KEYS + 1);
+      answer.pack(out);
       out.packString("changed").packLong(changed);
-      int shown = Math.min(MAX_REFUSALS, refused.size());
-      out.packString("refusals").packArrayHeader(shown + (refused.size() > shown ? 1 : 0));
-      for (int i = 0; i < shown; i++) {
-        Object[] x = refused.get(i);
-        IdTree.Member m = (IdTree.Member) x[0];
-        out.packMapHeader(m == null ? 1 : 4);
-        if (m != null) {
-          where(out, m);
-          out.packString("lnum").packInt((int) x[1] + 1);
-          out.packString("col").packInt((int) x[2] + 1);
-        }
-        out.packString("text").packString(m == null ? (String) x[3] : m.label() + ": " + x[3]);
-      }
-      if (refused.size() > shown) {
-        out.packMapHeader(1).packString("text").packString("and " + (refused.size() - shown) + " more");
-      }
     };
-  }
-
-  /** A file's new lines, its hunks' one after another, for {@link Pages}. */
-  private static Pages.Source lines(List<Renumber.Hunk> hs) {
-    int n = 0;
-    for (Renumber.Hunk h : hs) n += h.lines().length;
-    byte[][] all = new byte[n][];
-    int k = 0;
-    for (Renumber.Hunk h : hs) {
-      for (byte[] l : h.lines()) all[k++] = l;
-    }
-    return new Pages.Source() {
-      @Override
-      public int count() {
-        return all.length;
-      }
-
-      @Override
-      public void pack(MessagePacker out, int i) throws IOException {
-        out.packRawStringHeader(all[i].length).writePayload(all[i]);
-      }
-    };
-  }
-
-  private static void where(MessagePacker out, IdTree.Member m) throws IOException {
-    if (m.live() != null) out.packString("buf").packLong(m.live().bufferId());
-    else out.packString("file").packString(m.path().toString());
   }
 
   /** A buffer's lines as they are now, for worker threads that must not hold its lock. */

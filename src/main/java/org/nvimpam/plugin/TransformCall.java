@@ -10,14 +10,16 @@ import org.nvimpam.ids.IdBuffer;
 import org.nvimpam.ids.IdService;
 import org.nvimpam.ids.IdTree;
 import org.nvimpam.lines.LineSource;
+import org.nvimpam.model.Renumber;
 import org.nvimpam.model.Transform;
 import org.nvimpam.rpc.Encoder;
 
 /**
  * :NvimpamTransform: the plan of a {@link Transform} of the nodes of a buffer's include tree, as
- * Neovim holds the open files and as the others are saved. The answer has the shape of a rename's
- * plan: {@code {files = [{buf|file, label, lines, edits, adds}], refusals, untouched = [{buf|file,
- * label, lnum, text}], nodes, reversed}}; Lua checks and applies it.
+ * Neovim holds the open files and as the others are saved, computed off Neovim's main loop. The
+ * answer: a {@link HunkAnswer} (its new lines asked for a page at a time, call
+ * {@code transform_lines}), {@code untouched = [{buf|file, label, lnum, text}], nodes, reversed};
+ * Lua checks the buffers and applies it in parts.
  */
 final class TransformCall {
   private TransformCall() {}
@@ -64,39 +66,33 @@ final class TransformCall {
     } else {
       scope = new Transform.All();
     }
-    List<String> refusals = new ArrayList<>();
+    List<HunkAnswer.Refusal> refusals = new ArrayList<>();
     for (IdTree.Problem p : tree.problems()) {
       if (p.code() != ProblemCode.INCLUDE_CYCLE) {
-        refusals.add(p.message() + " (" + p.in().label() + " line " + (p.at().line() + 1) + "): its nodes and elements are not known");
+        refusals.add(new HunkAnswer.Refusal(null, 0, 0, p.message() + " (" + p.in().label() + " line " + (p.at().line() + 1)
+            + "): its nodes and elements are not known"));
       }
     }
     Transform.Result r = Transform.plan(sources, scope, o);
-    for (Transform.Note n : r.refusals()) refusals.add(text(members, n));
-    return out -> {
-      out.packMapHeader(5);
-      List<Transform.FileEdits> files = refusals.isEmpty() ? r.files() : List.of();
-      out.packString("files").packArrayHeader(files.size());
-      for (Transform.FileEdits f : files) {
-        IdTree.Member m = members.get(f.file());
-        out.packMapHeader(5);
-        where(out, m);
-        out.packString("label").packString(m.label());
-        out.packString("lines").packInt(f.edits().size());
-        out.packString("edits").packArrayHeader(5 * f.edits().size());
-        for (Transform.Edit e : f.edits()) {
-          out.packInt(e.line()).packInt(e.from()).packInt(e.to());
-          out.packRawStringHeader(e.text().length).writePayload(e.text());
-          out.packRawStringHeader(e.old().length).writePayload(e.old());
-        }
-        out.packString("adds").packArrayHeader(0);
+    for (Transform.Note n : r.refusals()) {
+      refusals.add(new HunkAnswer.Refusal(n.file() < 0 ? null : members.get(n.file()), n.line(), n.col(), n.message()));
+    }
+    List<List<Renumber.Hunk>> hunks = new ArrayList<>();
+    for (int i = 0; i < members.size(); i++) hunks.add(List.of());
+    if (refusals.isEmpty()) {
+      for (Transform.FileEdits f : r.files()) {
+        hunks.set(f.file(), sources.get(f.file()).read(src -> Transform.hunks(src, f.edits())));
       }
-      out.packString("refusals").packArrayHeader(refusals.size());
-      for (String s : refusals) out.packString(s);
+    }
+    HunkAnswer answer = new HunkAnswer("transform_lines", members, hunks, refusals);
+    return out -> {
+      out.packMapHeader(HunkAnswer.KEYS + 3);
+      answer.pack(out);
       out.packString("untouched").packArrayHeader(r.untouched().size());
       for (Transform.Note n : r.untouched()) {
         IdTree.Member m = members.get(n.file());
         out.packMapHeader(4);
-        where(out, m);
+        HunkAnswer.where(out, m);
         out.packString("label").packString(m.label());
         out.packString("lnum").packInt(n.line() + 1);
         out.packString("text").packString(n.message());
@@ -120,16 +116,6 @@ final class TransformCall {
     }
     if (ids.isEmpty()) throw new IllegalArgumentException("nvimpam: part= names no part (part=10,11)");
     return ids.stream().mapToInt(Integer::intValue).toArray();
-  }
-
-  static String text(List<IdTree.Member> members, Transform.Note n) {
-    if (n.file() < 0) return n.message();
-    return members.get(n.file()).label() + " line " + (n.line() + 1) + ": " + n.message();
-  }
-
-  static void where(MessagePacker out, IdTree.Member m) throws IOException {
-    if (m.live() != null) out.packString("buf").packLong(m.live().bufferId());
-    else out.packString("file").packString(m.path().toString());
   }
 
   static Transform.Source source(IdTree.Member m, int version) {

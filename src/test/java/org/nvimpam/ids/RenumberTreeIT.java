@@ -117,7 +117,7 @@ class RenumberTreeIT extends PluginTestBase {
     // a change of the user's own just before, through the API: the offset must not join it
     lua("vim.api.nvim_buf_set_lines(0, -1, -1, true, { '$ mine' })");
     // many parts, one a turn of the main loop: still one undo step each
-    lua("require('nvimpam.deck.renumber').lines_per_call = 2 require('nvimpam.deck.renumber').budget_ms = 0");
+    lua("require('nvimpam.tree.paced').lines_per_call = 2 require('nvimpam.tree.paced').budget_ms = 0");
     long before = seqLast(main);
     // what a typed command does between the turns: each buffer's undo block closed
     lua("_G.closer = vim.loop.new_timer() _G.closer:start(0, 1, vim.schedule_wrap(function()"
@@ -223,7 +223,7 @@ class RenumberTreeIT extends PluginTestBase {
     edit(a);
     nvim.command("setlocal nofoldenable").join();
     String note = run("3NvimpamOffset node 1"); // 77 -> 78, which stays
-    assertEquals("nvimpam: node ids +1 (lines 3-3): a.inc: node 77 would become 78, which is defined already, outside "
+    assertEquals("nvimpam: node ids +1 (lines 3-3): a.inc line 4: node 77 would become 78, which is defined already, outside "
         + "what is renumbered; nothing changed", told(note));
     assertNothingChanged();
   }
@@ -241,7 +241,7 @@ class RenumberTreeIT extends PluginTestBase {
     assertTrue(all.startsWith("nvimpam: node ids +999999000: "), all);
     List<?> qf = (List<?>) lua("local out = {} for _, it in ipairs(vim.fn.getqflist()) do out[#out + 1] = it.text end return out");
     assertTrue(qf.contains("b.inc has 'nomodifiable'"), qf.toString());
-    assertTrue(qf.contains("a.inc: node 77 would become 999999077, which does not fit the 8 columns of NODE / IDNOD"), qf.toString());
+    assertTrue(qf.contains("a.inc line 3: node 77 would become 999999077, which does not fit the 8 columns of NODE / IDNOD"), qf.toString());
     assertNothingChanged();
     assertEquals(false, lua("return vim.bo[vim.fn.bufnr('" + b + "')].modifiable"));
   }

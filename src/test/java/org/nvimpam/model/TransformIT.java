@@ -100,8 +100,9 @@ class TransformIT extends PluginTestBase {
 
   /** Runs {@code :NvimpamTransform ...}; what it told in full (its error is a notification too). */
   private String run(String command) {
-    lua("_G.notes = {}");
+    lua("_G.notes = {} require('nvimpam.deck.transform').last = nil");
     nvim.command(command).join();
+    lua("vim.wait(20000, function() local l = require('nvimpam.deck.transform').last return l == nil or l.done end, 10)");
     return told();
   }
 

@@ -73,9 +73,11 @@ class ContractIT extends PluginTestBase {
       contract.load(in);
     }
     // host.call/wait('m', { a, b }), nvimpam.ids' call/ask('m', { ... }), forward(event, 'm'),
-    // rpcnotify(chan, 'm', a, b).
+    // rpcnotify(chan, 'm', a, b), host.notify('m', a, b), and the page calls of host.pages:
+    // pages.fetch/drop('m', ...) (their arguments are the page call's own).
     java.util.regex.Pattern site = java.util.regex.Pattern.compile(
-        "\\b(?:call|wait|ask)\\('([a-z_]+)', \\{([^}]*)\\}|forward\\('\\w+', '([a-z_]+)'\\)|rpcnotify\\([\\w.]+, '([a-z_]+)'((?:, [^,)]+)*)\\)");
+        "\\b(?:call|wait|ask)\\('([a-z_]+)', \\{([^}]*)\\}|forward\\('\\w+', '([a-z_]+)'\\)|(?:rpcnotify\\([\\w.]+, |\\bnotify\\()'([a-z_]+)'((?:, [^,)]+)*)\\)"
+        + "|pages\\.(?:fetch|drop)\\('([a-z_]+)'");
     java.util.Set<String> made = new java.util.TreeSet<>();
     List<String> wrong = new java.util.ArrayList<>();
     try (var files = java.nio.file.Files.walk(EmbeddedNvim.root().resolve("lua"))) {
@@ -90,6 +92,9 @@ class ContractIT extends PluginTestBase {
           } else if (m.group(3) != null) {
             key = "notify." + m.group(3);
             args = 1;
+          } else if (m.group(6) != null) {
+            key = "call." + m.group(6);
+            args = 0;
           } else {
             key = "notify." + m.group(4);
             args = m.group(5).isEmpty() ? 0 : m.group(5).split(",").length - 1;

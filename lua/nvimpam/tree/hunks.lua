@@ -1,0 +1,211 @@
+-- A change the JVM planned as hunks of new lines (plugin.HunkAnswer: :NvimpamOffset,
+-- :NvimpamRenumber, :NvimpamTransform), checked and then applied in parts: every buffer and file
+-- it changes is checked first (each buffer may change and did not change since the plan was asked
+-- for, each file not open is as read and may be written), the files not open are loaded into
+-- listed buffers, and only then do the new lines, asked from the JVM a page at a time, go in
+-- through nvimpam.tree.paced. A refusal lists every reason and changes nothing. Nothing is written
+-- to disk.
+local M = {}
+
+local api = vim.api
+local messages = require('nvimpam.ui.messages')
+local plural = messages.plural
+local tree = require('nvimpam.tree.apply')
+local paced = require('nvimpam.tree.paced')
+local host = require('nvimpam.host')
+local uv = require('nvimpam.core.compat').uv
+
+--- The loaded buffers with their changedtick: taken when the plan is asked for, for M.apply.
+---@return table<integer, integer>
+function M.ticks()
+  local t = {}
+  for _, b in ipairs(api.nvim_list_bufs()) do
+    if api.nvim_buf_is_loaded(b) then
+      t[b] = api.nvim_buf_get_changedtick(b)
+    end
+  end
+  return t
+end
+
+-- The new lines of each file of the plan, in order.
+local function counts_of(files)
+  local counts = {}
+  for k, f in ipairs(files) do
+    counts[k] = f.count
+  end
+  return counts
+end
+
+-- Why file `f` of the plan (not open when planned) is no longer as read, or nil.
+local function stale_file(f)
+  local st = uv.fs_stat(f.file)
+  if not st then
+    return 'is gone'
+  end
+  local ms = st.mtime.sec * 1000 + math.floor(st.mtime.nsec / 1e6)
+  if st.size ~= f.stamp[1] or ms ~= f.stamp[2] then
+    return 'changed on disk while the change was planned (run it again)'
+  end
+  return nil
+end
+
+-- Refuses: every reason in the quickfix list (where a reason has a place, there), and in the
+-- message when they fit the command line; else the message says how many.
+local function refuse(head, reasons, done)
+  local items, texts = {}, {}
+  for i, r in ipairs(reasons) do
+    items[i] = { bufnr = r.buf, filename = r.file, lnum = r.lnum, col = r.col, text = r.text }
+    texts[i] = r.text
+  end
+  local msg = string.format('%s: %s; nothing changed', head, table.concat(texts, '; '))
+  vim.fn.setqflist({}, ' ', { title = msg, items = items })
+  if vim.fn.strdisplaywidth(msg) > vim.v.echospace then
+    local first = reasons[1].text .. (#reasons > 1 and string.format(' and %d more', #reasons - 1) or '')
+    msg = messages.fit({ string.format('%s: %s; nothing changed; :copen lists them', head, first),
+      string.format('%s: %s, nothing changed; :copen lists them', head, plural(#reasons, 'reason')),
+      string.format('%s: %s; :copen', head, plural(#reasons, 'reason')) })
+  end
+  done({ done = true, refused = reasons })
+  vim.notify(msg, vim.log.levels.ERROR, { title = 'nvimpam' })
+end
+
+-- Applies the checked plan: the new lines asked from the JVM a page at a time (the next on its
+-- way while one is put in), put in top down by nvimpam.tree.paced as they come.
+local function apply(o, files)
+  local head, what = o.head, o.what
+  local total, bufs = 0, {}
+  for _, f in ipairs(files) do
+    total = total + f.count
+    bufs[#bufs + 1] = f.target
+    f.hunk, f.put, f.delta, f.wrap = 0, 0, 0, {} -- the hunk (0-based) being put, its lines put, the lines added above it
+  end
+  local fetch
+  local job = paced.start({ bufs = bufs, head = head, total = total, on_done = function(stats)
+    o.on_done(files, stats)
+  end, on_error = function(e, n)
+    fetch.stop()
+    o.done({ done = true, error = e })
+    messages.report(host.error('failed', string.format(
+      'nvimpam: %s stopped after %d of %d lines (u undoes each buffer\'s part): %s', what, n, total,
+      tostring(host.as_error(e)))))
+  end })
+  local open = #files
+  -- the lines of a page of file f, in its hunks, as parts; a hunk that changes the line count (a
+  -- GES line continued on new lines) as one part
+  local function parts(f, lines)
+    local h, i = f.hunks, 1
+    while 3 * f.hunk < #h do
+      local first, last, n = h[3 * f.hunk + 1], h[3 * f.hunk + 2], h[3 * f.hunk + 3]
+      local take = math.min(n - f.put, #lines - i + 1)
+      if take <= 0 and n > 0 then
+        return -- the hunk goes on in the next page
+      end
+      if n ~= last - first then
+        for j = i, i + take - 1 do
+          f.wrap[#f.wrap + 1] = lines[j]
+        end
+        if #f.wrap == n then
+          job.push({ buf = f.target, from = first + f.delta, to = last + f.delta, lines = f.wrap }, n)
+          f.delta, f.wrap = f.delta + n - (last - first), {}
+        end
+      else
+        local from = first + f.delta + f.put
+        local part = {}
+        for j = i, i + take - 1 do
+          part[j - i + 1] = lines[j]
+        end
+        job.push({ buf = f.target, from = from, to = from + take, lines = part }, take)
+      end
+      i, f.put = i + take, f.put + take
+      if f.put >= n then
+        f.hunk, f.put = f.hunk + 1, 0
+      end
+    end
+    open = open - 1
+    if open == 0 then
+      job.finish()
+    end
+  end
+  fetch = o.fetch(o.plan.token, counts_of(files), function(k, _, lines)
+    local f = files[k]
+    if f.dos then
+      for j, l in ipairs(lines) do
+        lines[j] = l:gsub('\r$', '')
+      end
+    end
+    parts(f, lines)
+  end, job.fail)
+end
+
+--- Checks the plan `o.plan` (a plugin.HunkAnswer, asked for when `o.before` = M.ticks() was
+--- taken) and applies it in parts. `o.fetch(token, counts, on_page, on_error)` asks the JVM for
+--- the new lines (nvimpam.host.pages.fetch with the command's page call), `o.drop(token)` lets them
+--- go; `o.refuse_head` (else `o.head`) starts a refusal; `o.done(state)` records the end ({ done, refused | error }); `o.on_done(files, stats)` after
+--- the last part (each file's `target` buffer set; stats nil when there was nothing to change).
+---@param o { plan: table, before: table<integer, integer>, buf: integer, head: string, refuse_head?: string, what: string, fetch: fun(token: integer, counts: integer[], on_page: fun(k: integer, at: integer, lines: string[]), on_error: fun(err: any)): table, drop: fun(token: integer), done: fun(state: table), on_done: fun(files: table[], stats: table|nil) }
+function M.apply(o)
+  local plan = o.plan
+  local reasons = {}
+  for _, r in ipairs(plan.refusals or {}) do
+    reasons[#reasons + 1] = r
+  end
+  for b, t in pairs(o.before) do
+    if api.nvim_buf_is_valid(b) and api.nvim_buf_is_loaded(b) and api.nvim_buf_get_changedtick(b) ~= t then
+      reasons[#reasons + 1] = { buf = b, lnum = 1, col = 1,
+        text = tree.name_of(b, tostring(b), o.buf) .. ' changed while the change was planned (run it again)' }
+    end
+  end
+  local files = plan.files or {}
+  for _, f in ipairs(files) do
+    if f.buf then
+      f.target = f.buf
+      local why = not api.nvim_buf_is_loaded(f.buf) and 'was closed' or tree.cannot_change(f.buf)
+      if why then
+        reasons[#reasons + 1] = { buf = f.buf, lnum = 1, col = 1, text = tree.name_of(f.buf, f.label, o.buf) .. ' ' .. why }
+      end
+    else
+      local open = tree.buffer_of(f.file)
+      if open and not api.nvim_buf_is_loaded(open) then
+        open = nil -- a buffer without text (a quickfix entry's file): loaded below like a file not open
+      end
+      local why = (open and o.before[open] and 'is open in a buffer nvimpam does not read as a deck (:setfiletype pamcrash)')
+        or (open and 'was opened while the change was planned (run it again)') or stale_file(f) or tree.not_writable(f.file)
+      if why then
+        reasons[#reasons + 1] = { file = f.file, lnum = 1, col = 1, text = f.label .. ' ' .. why }
+      end
+    end
+  end
+  if #reasons > 0 then
+    o.drop(plan.token) -- the JVM lets the new lines go
+    return refuse(o.refuse_head or o.head, reasons, o.done)
+  end
+  local loaded = {}
+  for _, f in ipairs(files) do
+    if not f.target then
+      local b = vim.fn.bufadd(f.file)
+      vim.fn.bufload(b)
+      vim.bo[b].buflisted = true
+      loaded[#loaded + 1] = b
+      f.target = b
+      f.dos = vim.bo[b].fileformat == 'dos'
+      local why = tree.cannot_change(b)
+      if why then
+        reasons[#reasons + 1] = { buf = b, lnum = 1, col = 1, text = f.label .. ' ' .. why }
+      end
+    end
+  end
+  if #reasons > 0 then
+    for _, b in ipairs(loaded) do -- loaded for nothing: as they were, not open
+      pcall(api.nvim_buf_delete, b, {})
+    end
+    o.drop(plan.token) -- the JVM lets the new lines go
+    return refuse(o.refuse_head or o.head, reasons, o.done)
+  end
+  if #files == 0 then
+    o.drop(plan.token)
+    return o.on_done(files, nil)
+  end
+  apply(o, files)
+end
+
+return M

@@ -1,0 +1,178 @@
+-- A large change applied a few milliseconds at a time (:NvimpamOffset, :NvimpamRenumber,
+-- :NvimpamTransform, :NvimpamMerge): Neovim's main loop stays the user's. Its parts come from a
+-- producer (often as pages of lines from the JVM) and go in, in the order they came, a budget of
+-- milliseconds per turn of the main loop. Meanwhile each buffer changed is 'nomodifiable' (the
+-- user's typing cannot interleave), its change one undo step (:undojoin between the parts), and
+-- held: the JVM neither refolds nor checks its partial states, and its diagnostics are hidden
+-- (Neovim's vim.diagnostic reads every extmark of a buffer that shows diagnostics on each change:
+-- with thousands shown, each part cost milliseconds). The end releases them: one refold and one
+-- check of the result.
+local M = {}
+
+local api = vim.api
+local host = require('nvimpam.host')
+local undo = require('nvimpam.core.undo')
+local hrtime = require('nvimpam.core.compat').uv.hrtime
+
+--- Milliseconds of changes per turn of the main loop.
+M.budget_ms = 6
+--- Lines per nvim_buf_set_lines call at most, where a part can be split.
+M.lines_per_call = 200
+
+--- Starts a paced change of the buffers `o.bufs` (more may join through job.hold). The producer
+--- gives its parts with job.push(part, units) in the order they go in, and job.finish() after the
+--- last. A part is { buf, from, to, lines } (0-based lines [from, to) become `lines`, numbered as
+--- the parts before it left the buffer) or { run = function } (a step of its own, such as making
+--- a buffer). `o.total` units make 100% of the progress echoed after `o.head`. At the end
+--- `o.on_done({ turns, longest_ms, longest_cpu_ms })`; on an error (a part that fails, or job.fail)
+--- `o.on_error(err, units_done)` after the buffers are released, the parts put in kept (`u` undoes
+--- each buffer's).
+---@param o { bufs: integer[], head: string, total: integer, on_done: fun(stats: table), on_error: fun(err: any, done: integer) }
+---@return table job { push = fun(part: table, units?: integer), finish = fun(), fail = fun(err: any), hold = fun(buf: integer) }
+function M.start(o)
+  local job = {}
+  local queue, first = {}, 1 -- parts waiting: queue[first ..]
+  local saved, started = {}, {}
+  local finished, running = false, false
+  local units, shown = 0, -1
+  local stats = { turns = 0, longest_ms = 0, longest_cpu_ms = 0 } -- CPU too: a loaded machine's wall time counts other processes
+
+  function job.hold(b)
+    if saved[b] == nil and api.nvim_buf_is_valid(b) then
+      saved[b] = vim.bo[b].modifiable
+      vim.bo[b].modifiable = false
+      host.hold(b, true)
+      vim.diagnostic.hide(nil, b)
+    end
+  end
+  local function release()
+    for b, m in pairs(saved) do
+      if api.nvim_buf_is_valid(b) then
+        vim.bo[b].modifiable = m
+        if started[b] then
+          undo.close(b) -- the user's next change is an undo step of its own
+        end
+        host.hold(b, false)
+        vim.diagnostic.show(nil, b)
+      end
+    end
+    saved = {}
+  end
+  local ended = false -- done or failed
+  function job.fail(e)
+    if ended then
+      return
+    end
+    ended = true
+    queue, first = {}, 1
+    release()
+    o.on_error(e, units)
+  end
+  -- lines [from, to) of b become `lines`, joined to the parts before in b's undo step
+  local function set(b, from, to, lines)
+    local held = saved[b] ~= nil -- else a buffer the change makes
+    if held then
+      vim.bo[b].modifiable = true
+    end
+    api.nvim_buf_call(b, function()
+      if started[b] then
+        vim.cmd('undojoin')
+      else
+        undo.close(b)
+        started[b] = true
+      end
+      api.nvim_buf_set_lines(b, from, to, true, lines)
+    end)
+    if held then
+      vim.bo[b].modifiable = false
+    end
+  end
+  -- lines i .. j of `lines`
+  local function slice(lines, i, j)
+    local out = {}
+    for x = i, j do
+      out[x - i + 1] = lines[x]
+    end
+    return out
+  end
+  -- puts (some of) the first part in; a part replaced or inserted line for line is split, its
+  -- lines p.lines[p.i ..] still to go
+  local function put(p)
+    if p.run then
+      first = first + 1
+      return p.run()
+    end
+    local i = p.i or 1
+    local n, span = #p.lines - i + 1, p.to - p.from
+    if n <= M.lines_per_call or (span ~= n and span ~= 0) then -- the rest at once
+      first = first + 1
+      set(p.buf, p.from, p.to, i == 1 and p.lines or slice(p.lines, i, #p.lines))
+      units = units + (p.units or 0)
+      return
+    end
+    local k = M.lines_per_call
+    set(p.buf, p.from, span == 0 and p.from or p.from + k, slice(p.lines, i, i + k - 1))
+    local share = math.floor((p.units or 0) * k / n)
+    units = units + share
+    p.units, p.i, p.from = (p.units or 0) - share, i + k, p.from + k
+    p.to = span == 0 and p.from or p.to
+  end
+  local function turn()
+    if ended then
+      return
+    end
+    if first <= #queue then
+      local ok, e = pcall(function()
+        local t0, c0 = hrtime(), os.clock()
+        repeat -- at least one part a turn
+          put(queue[first])
+        until first > #queue or (hrtime() - t0) / 1e6 >= M.budget_ms
+        stats.turns = stats.turns + 1
+        stats.longest_ms = math.max(stats.longest_ms, (hrtime() - t0) / 1e6)
+        stats.longest_cpu_ms = math.max(stats.longest_cpu_ms, (os.clock() - c0) * 1000)
+      end)
+      if not ok then
+        return job.fail(e)
+      end
+    end
+    if first > #queue then
+      queue, first, running = {}, 1, false
+      if finished then
+        ended = true
+        release()
+        return o.on_done(stats)
+      end
+    else
+      vim.defer_fn(turn, 0)
+    end
+    local pct = math.floor(100 * units / math.max(o.total, 1))
+    if pct ~= shown then
+      shown = pct
+      api.nvim_echo({ { string.format('%s: %d%%', o.head, pct) } }, false, {})
+    end
+  end
+  local function wake()
+    if not running and not ended then
+      running = true
+      vim.defer_fn(turn, 0) -- not in the turn that made the part (it may have decoded a page)
+    end
+  end
+  function job.push(part, n)
+    if ended then
+      return
+    end
+    part.units = n
+    queue[#queue + 1] = part
+    wake()
+  end
+  function job.finish()
+    finished = true
+    wake()
+  end
+  for _, b in ipairs(o.bufs) do
+    job.hold(b)
+  end
+  return job
+end
+
+return M

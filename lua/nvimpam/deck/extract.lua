@@ -1,24 +1,35 @@
 -- :NvimpamExtract (:help nvimpam-extract): moves cards of a deck's include tree into a new include
 -- file, and adds its INCLU line to the deck. The JVM plans it with the headless `extract`'s model
--- (model.Extract); here it is checked and applied: each buffer one undo step of its own, the new
--- file a new buffer, nothing written.
+-- (model.Extract) off Neovim's main loop, as hunks; nvimpam.tree.hunks checks and applies them in
+-- parts: each buffer one undo step of its own, the new file a new buffer, nothing written.
 local M = {}
 
-local tree = require('nvimpam.tree.apply')
-local progress = require('nvimpam.ids.ask').progress
+local hunks = require('nvimpam.tree.hunks')
+local pages = require('nvimpam.host.pages')
 local host = require('nvimpam.host')
-local undo = require('nvimpam.core.undo')
 local messages = require('nvimpam.ui.messages')
 local bufnr = require('nvimpam.core.buf').nr
 
 local api = vim.api
 
+--- Lines per page asked from the JVM (a page's answer is decoded in one go on the main loop).
+M.page_lines = 500
+
+--- The last run: { done, refused, error, result, buffer (the new file's), turns, longest_ms,
+--- longest_cpu_ms } (for tests and scripts); `User NvimpamExtractDone` follows it.
+M.last = nil
+
+local function done(state)
+  M.last = state
+  api.nvim_exec_autocmds('User', { pattern = 'NvimpamExtractDone', modeline = false })
+end
+
 --- :[range]NvimpamExtract {file} [part={ids}]: moves the parts' PART cards, their elements and the
 --- nodes no other element uses (or the whole cards the range touches) into {file}, a new file
 --- beside the deck, and adds `INCLU / {file}` to the deck. Refuses, changing nothing, when {file}
 --- exists (on disk or as a buffer), a buffer cannot change or changed since the plan was read.
+--- Asynchronous: M.last and `User NvimpamExtractDone` tell the end.
 ---@param o table the command's { fargs, buf, range, line1, line2 }
----@return integer the new file's buffer
 function M.command(o)
   local buf = bufnr(o.buf)
   local file = o.fargs[1]
@@ -27,93 +38,46 @@ function M.command(o)
   if o.range and o.range > 0 then
     line1, line2 = o.line1, o.line2
   end
-  local tick = api.nvim_buf_get_changedtick(buf)
-  local plan = progress('planning the extract', function()
-    return host.wait('extract', { buf, file or '', words, line1, line2 }, ':NvimpamExtract', buf)
-  end)
-  local refused = {}
-  for _, r in ipairs(plan.refusals or {}) do
-    refused[#refused + 1] = r
-  end
-  local function refuse()
-    tree.refuse('nvimpam: cannot extract to ' .. tostring(file), refused)
-  end
-  if api.nvim_buf_get_changedtick(buf) ~= tick then
-    refused[#refused + 1] = 'the buffer changed while the extract was planned (run it again)'
-  end
-  if plan.target ~= '' and tree.buffer_of(plan.target) then
-    refused[#refused + 1] = plan.target .. ' is open in a buffer already'
-  end
-  if #refused > 0 then
-    refuse()
-  end
-  -- each file's buffer: it may change, and holds the lines the plan read
-  local root = plan.root
-  local files = plan.files
-  local all = vim.list_extend({ root }, files)
-  local loaded = {}
-  for _, f in ipairs(all) do
-    local b = f.buf or tree.buffer_of(f.file)
-    if not (b and api.nvim_buf_is_loaded(b)) then
-      b = vim.fn.bufadd(f.file)
-      vim.fn.bufload(b)
-      vim.bo[b].buflisted = true
-      loaded[#loaded + 1] = b
-    end
-    f.target = b
-    local why = tree.cannot_change(b)
-    for k, l in ipairs(f.lines or {}) do
-      if not why and (api.nvim_buf_get_lines(b, l, l + 1, false)[1] or '') ~= f.olds[k] then
-        why = string.format('line %d is not the text the extract read (write or reload the buffer)', l + 1)
+  local head = 'nvimpam: extract to ' .. tostring(file)
+  local before = hunks.ticks()
+  M.last = { done = false }
+  api.nvim_echo({ { head .. ': planning…' } }, false, {})
+  host.call('extract', { buf, file or '', words, line1, line2 }, function(err, plan)
+    vim.schedule(function()
+      if err then
+        done({ done = true, error = err })
+        messages.report(err)
+        return
       end
-    end
-    if why then
-      refused[#refused + 1] = f.label .. ' ' .. why
-    end
-  end
-  if #refused > 0 then
-    for _, b in ipairs(loaded) do -- loaded for nothing: as they were, not open
-      pcall(api.nvim_buf_delete, b, {})
-    end
-    refuse()
-  end
-  for _, f in ipairs(files) do
-    local b = f.target
-    undo.step(b, function()
-      -- runs of consecutive lines, bottom up
-      local k = #f.lines
-      while k >= 1 do
-        local j = k
-        while j > 1 and f.lines[j - 1] == f.lines[j] - 1 do
-          j = j - 1
-        end
-        api.nvim_buf_set_lines(b, f.lines[j], f.lines[k] + 1, true, {})
-        k = j - 1
-      end
-      if b == root.target then
-        api.nvim_buf_set_lines(b, plan.inclu_at, plan.inclu_at, true, { plan.inclu })
-      end
+      hunks.apply({ plan = plan, before = before, buf = buf, head = head, refuse_head = 'nvimpam: cannot extract to '
+        .. tostring(file), what = 'extract', done = done,
+        fetch = function(token, counts, on_page, on_error)
+          return pages.fetch('extract_lines', token, counts, M.page_lines, on_page, on_error)
+        end,
+        drop = function(token)
+          pages.drop('extract_lines', token)
+        end,
+        on_done = function(files, stats)
+          stats = stats or {}
+          local nb, changed = nil, 0
+          for _, f in ipairs(files) do
+            if f.new then
+              nb = f.target
+            else
+              changed = changed + 1
+            end
+          end
+          done({ done = true, result = plan, buffer = nb, turns = stats.turns, longest_ms = stats.longest_ms,
+            longest_cpu_ms = stats.longest_cpu_ms })
+          local c, name = plan.cards, vim.fn.fnamemodify(plan.target, ':t')
+          vim.notify(messages.fit({ string.format(
+            'nvimpam: %d cards (%d parts, %d elements, %d nodes) moved to %s, a new buffer; :wall writes it and %s',
+            c[1], c[2], c[3], c[4], name, messages.plural(changed, 'changed file')),
+            string.format('nvimpam: %d cards moved to %s; :wall writes it', c[1], name) }), vim.log.levels.INFO,
+            { title = 'nvimpam' })
+        end })
     end)
-  end
-  local moved_root = false
-  for _, f in ipairs(files) do
-    moved_root = moved_root or f.target == root.target
-  end
-  if not moved_root then
-    undo.step(root.target, function()
-      api.nvim_buf_set_lines(root.target, plan.inclu_at, plan.inclu_at, true, { plan.inclu })
-    end)
-  end
-  local nb = vim.fn.bufadd(plan.target)
-  vim.fn.bufload(nb)
-  vim.bo[nb].buflisted = true
-  api.nvim_buf_set_lines(nb, 0, -1, true, plan.new_lines)
-  local c = plan.cards
-  local msg = string.format('nvimpam: %d cards (%d parts, %d elements, %d nodes) moved to %s, a new buffer; :wall writes it and %d changed file%s',
-    c[1], c[2], c[3], c[4], vim.fn.fnamemodify(plan.target, ':t'), #files + (moved_root and 0 or 1), (#files + (moved_root and 0 or 1)) == 1 and '' or 's')
-  vim.notify(messages.fit({ msg, string.format('nvimpam: %d cards moved to %s; :wall writes it', c[1],
-    vim.fn.fnamemodify(plan.target, ':t')) }), vim.log.levels.INFO, { title = 'nvimpam' })
-  return nb
+  end, buf)
 end
 
 return M

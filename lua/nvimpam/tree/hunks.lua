@@ -77,7 +77,7 @@ local function apply(o, files)
   for _, f in ipairs(files) do
     total = total + f.count
     bufs[#bufs + 1] = f.target
-    f.hunk, f.put, f.delta, f.wrap = 0, 0, 0, {} -- the hunk (0-based) being put, its lines put, the lines added above it
+    f.hunk, f.put, f.delta = 0, 0, 0 -- the hunk (0-based) being put, its lines put, the lines added above it
   end
   local fetch
   local job = paced.start({ bufs = bufs, head = head, total = total, on_done = function(stats)
@@ -90,35 +90,39 @@ local function apply(o, files)
       tostring(host.as_error(e)))))
   end })
   local open = #files
-  -- the lines of a page of file f, in its hunks, as parts; a hunk that changes the line count (a
-  -- GES line continued on new lines) as one part
+  -- a part of lines i .. j of a page
+  local function push(f, from, to, lines, i, j)
+    local part = {}
+    for x = i, j do
+      part[x - i + 1] = lines[x]
+    end
+    job.push({ buf = f.target, from = from, to = to, lines = part }, j - i + 1)
+  end
+  -- the lines of a page of file f, in its hunks, as parts: a hunk's first lines replace its old
+  -- ones line for line, the lines beyond those are inserted after them, and the old lines beyond
+  -- its new ones are deleted after them (each part splits into calls of a few hundred lines)
   local function parts(f, lines)
     local h, i = f.hunks, 1
     while 3 * f.hunk < #h do
       local first, last, n = h[3 * f.hunk + 1], h[3 * f.hunk + 2], h[3 * f.hunk + 3]
+      local span, at = last - first, first + f.delta + f.put
       local take = math.min(n - f.put, #lines - i + 1)
-      if take <= 0 and n > 0 then
+      if take <= 0 and f.put < n then
         return -- the hunk goes on in the next page
       end
-      if n ~= last - first then
-        for j = i, i + take - 1 do
-          f.wrap[#f.wrap + 1] = lines[j]
-        end
-        if #f.wrap == n then
-          job.push({ buf = f.target, from = first + f.delta, to = last + f.delta, lines = f.wrap }, n)
-          f.delta, f.wrap = f.delta + n - (last - first), {}
-        end
-      else
-        local from = first + f.delta + f.put
-        local part = {}
-        for j = i, i + take - 1 do
-          part[j - i + 1] = lines[j]
-        end
-        job.push({ buf = f.target, from = from, to = from + take, lines = part }, take)
+      local replace = math.max(0, math.min(take, span - f.put))
+      if replace > 0 then
+        push(f, at, at + replace, lines, i, i + replace - 1)
+      end
+      if take > replace then
+        push(f, at + replace, at + replace, lines, i + replace, i + take - 1)
       end
       i, f.put = i + take, f.put + take
       if f.put >= n then
-        f.hunk, f.put = f.hunk + 1, 0
+        if n < span then
+          job.push({ buf = f.target, from = first + f.delta + n, to = last + f.delta, lines = {} }, 0)
+        end
+        f.hunk, f.put, f.delta = f.hunk + 1, 0, f.delta + n - span
       end
     end
     open = open - 1
@@ -162,6 +166,12 @@ function M.apply(o)
       local why = not api.nvim_buf_is_loaded(f.buf) and 'was closed' or tree.cannot_change(f.buf)
       if why then
         reasons[#reasons + 1] = { buf = f.buf, lnum = 1, col = 1, text = tree.name_of(f.buf, f.label, o.buf) .. ' ' .. why }
+      end
+    elseif f.new then
+      local why = (vim.fn.filereadable(f.file) == 1 or uv.fs_stat(f.file)) and 'exists already'
+        or (tree.buffer_of(f.file) and api.nvim_buf_is_loaded(tree.buffer_of(f.file)) and 'is open in a buffer already')
+      if why then
+        reasons[#reasons + 1] = { file = f.file, lnum = 1, col = 1, text = f.file .. ' ' .. why }
       end
     else
       local open = tree.buffer_of(f.file)

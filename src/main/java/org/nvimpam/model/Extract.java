@@ -218,6 +218,43 @@ public final class Extract {
     return Double.isNaN(d) || d < 0 || d > Integer.MAX_VALUE ? 0 : (int) d;
   }
 
+  /**
+   * The same change as {@link #write} as hunks in line order, for a change applied in parts: each
+   * run of removed lines, and the INCLU line (when not null) before kept line {@code incluAt}.
+   */
+  public static List<Renumber.Hunk> hunks(int lineCount, Removal removal, byte[] inclu, int incluAt) {
+    int[] gone = removal == null ? new int[0] : removal.lines();
+    List<Renumber.Hunk> out = new ArrayList<>();
+    int at = -1; // where the INCLU line goes, in the file's lines as they are
+    if (inclu != null) {
+      int kept = 0;
+      int k = 0;
+      at = lineCount;
+      for (int i = 0; i < lineCount; i++) {
+        if (k < gone.length && gone[k] == i) {
+          k++;
+        } else if (kept++ == incluAt) {
+          at = i;
+          break;
+        }
+      }
+    }
+    byte[][] none = new byte[0][];
+    int k = 0;
+    while (k < gone.length) {
+      int j = k;
+      while (j + 1 < gone.length && gone[j + 1] == gone[j] + 1) j++;
+      if (at >= 0 && at <= gone[k]) {
+        out.add(new Renumber.Hunk(at, at, new byte[][] {inclu}));
+        at = -1;
+      }
+      out.add(new Renumber.Hunk(gone[k], gone[j] + 1, none));
+      k = j + 1;
+    }
+    if (at >= 0) out.add(new Renumber.Hunk(at, at, new byte[][] {inclu}));
+    return out;
+  }
+
   /** The file's lines without {@code removal}'s (may be null) and, when {@code inclu} is not null, with it before kept line {@code incluAt}. */
   public static void write(LineSource src, Removal removal, byte[] inclu, int incluAt, boolean lastTerminated, java.io.OutputStream o)
       throws java.io.IOException {

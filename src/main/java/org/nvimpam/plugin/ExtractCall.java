@@ -9,15 +9,19 @@ import org.nvimpam.deck.ProblemCode;
 import org.nvimpam.ids.IdBuffer;
 import org.nvimpam.ids.IdService;
 import org.nvimpam.ids.IdTree;
+import org.nvimpam.lines.LineSource;
 import org.nvimpam.model.Extract;
+import org.nvimpam.model.Renumber;
 import org.nvimpam.model.Transform;
 import org.nvimpam.rpc.Encoder;
 
 /**
  * :NvimpamExtract: the plan of an {@link Extract} from a buffer's include tree, as Neovim holds
- * the open files and as the others are saved: {@code {files = [{buf|file, label, lines, olds}],
- * root = {buf|file}, inclu, inclu_at, new_lines, target, refusals, cards}}; Lua checks and applies
- * it, the new file as a new buffer.
+ * the open files and as the others are saved, computed off Neovim's main loop: a {@link
+ * HunkAnswer} (the cards' lines removed, the root's INCLU line, and the new file; the lines asked
+ * for a page at a time, call {@code extract_lines}), {@code target} (the new file) and {@code
+ * cards} (cards, parts, elements, nodes moved); Lua checks and applies it in parts, the new file as
+ * a new buffer.
  */
 final class ExtractCall {
   private ExtractCall() {}
@@ -41,27 +45,27 @@ final class ExtractCall {
     }
     IdTree tree = ids.treeOf(b);
     List<IdTree.Member> members = tree.members();
-    List<String> refusals = new ArrayList<>();
+    List<HunkAnswer.Refusal> refusals = new ArrayList<>();
     Path rootFile = members.get(0).path();
     Path target = null;
     String include = name;
     if (rootFile == null) {
-      refusals.add("the deck has no file name: the new file has no folder to go in");
+      refusals.add(refusal("the deck has no file name: the new file has no folder to go in"));
     } else {
       Path dir = rootFile.getParent();
       try {
         target = dir.resolve(name).normalize();
         Path rel = dir.relativize(target);
-        if (rel.startsWith("..")) refusals.add(name + " is not inside the deck's folder " + dir);
+        if (rel.startsWith("..")) refusals.add(refusal(name + " is not inside the deck's folder " + dir));
         include = rel.toString();
-        if (Files.exists(target)) refusals.add(target + " exists already");
+        if (Files.exists(target)) refusals.add(refusal(target + " exists already"));
       } catch (InvalidPathException e) {
         throw new IllegalArgumentException("nvimpam: " + name + " is no file name", e);
       }
     }
     for (IdTree.Problem p : tree.problems()) {
       if (p.code() != ProblemCode.INCLUDE_CYCLE) {
-        refusals.add(p.message() + " (" + p.in().label() + " line " + (p.at().line() + 1) + "): its cards are not known");
+        refusals.add(refusal(p.message() + " (" + p.in().label() + " line " + (p.at().line() + 1) + "): its cards are not known"));
       }
     }
     List<Transform.Source> sources = new ArrayList<>();
@@ -70,36 +74,32 @@ final class ExtractCall {
         : new Extract.Lines(Math.max(0, members.indexOf(tree.memberOf(b))), (int) line1 - 1, (int) Math.max(line1, line2) - 1);
     Extract.Result r = Extract.plan(sources, scope, include);
     for (Transform.Note n : r.refusals()) {
-      refusals.add(n.file() < 0 ? n.message() : members.get(n.file()).label() + " line " + (n.line() + 1) + ": " + n.message());
+      refusals.add(new HunkAnswer.Refusal(n.file() < 0 ? null : members.get(n.file()), n.line(), n.col(), n.message()));
     }
+    List<List<Renumber.Hunk>> hunks = new ArrayList<>();
+    for (int i = 0; i < members.size(); i++) hunks.add(List.of());
+    List<HunkAnswer.NewFile> made = List.of();
+    if (refusals.isEmpty()) {
+      Extract.Removal[] of = new Extract.Removal[members.size()];
+      for (Extract.Removal x : r.removals()) of[x.file()] = x;
+      for (int i = 0; i < members.size(); i++) {
+        if (of[i] == null && i > 0) continue;
+        int n = sources.get(i).read(LineSource::lineCount);
+        hunks.set(i, Extract.hunks(n, of[i], i == 0 ? r.inclu() : null, r.incluAt()));
+      }
+      made = List.of(new HunkAnswer.NewFile(target, include, r.lines().toArray(byte[][]::new)));
+    }
+    HunkAnswer answer = new HunkAnswer("extract_lines", members, hunks, refusals, made);
     String targetName = target == null ? "" : target.toString();
     return out -> {
-      List<Extract.Removal> files = refusals.isEmpty() ? r.removals() : List.of();
-      out.packMapHeader(8);
-      out.packString("files").packArrayHeader(files.size());
-      for (Extract.Removal x : files) {
-        IdTree.Member m = members.get(x.file());
-        out.packMapHeader(4);
-        HunkAnswer.where(out, m);
-        out.packString("label").packString(m.label());
-        out.packString("lines").packArrayHeader(x.lines().length);
-        for (int l : x.lines()) out.packInt(l);
-        out.packString("olds").packArrayHeader(x.old().length);
-        for (byte[] o : x.old()) out.packRawStringHeader(o.length).writePayload(o);
-      }
-      out.packString("root").packMapHeader(2);
-      HunkAnswer.where(out, members.get(0));
-      out.packString("label").packString(members.get(0).label());
-      out.packString("inclu").packRawStringHeader(r.inclu().length).writePayload(r.inclu());
-      out.packString("inclu_at").packInt(r.incluAt());
-      out.packString("new_lines").packArrayHeader(refusals.isEmpty() ? r.lines().size() : 0);
-      if (refusals.isEmpty()) {
-        for (byte[] l : r.lines()) out.packRawStringHeader(l.length).writePayload(l);
-      }
+      out.packMapHeader(HunkAnswer.KEYS + 2);
+      answer.pack(out);
       out.packString("target").packString(targetName);
-      out.packString("refusals").packArrayHeader(refusals.size());
-      for (String s : refusals) out.packString(s);
       out.packString("cards").packArrayHeader(4).packInt(r.cards()).packInt(r.parts()).packInt(r.elements()).packInt(r.nodes());
     };
+  }
+
+  private static HunkAnswer.Refusal refusal(String text) {
+    return new HunkAnswer.Refusal(null, 0, 0, text);
   }
 }

@@ -12,7 +12,8 @@ import org.nvimpam.model.Renumber;
  * include tree, its hunks (lines {@code [first, last)} become new lines), the new lines held in
  * {@link Pages} under a token (file k's lines are its hunks' new lines one after another), and the
  * refusals. Files: {@code [{buf|file, label, lines, count, hunks = [first, last, new count, ...],
- * stamp = {bytes, mtime} of a file not open}]}; refusals: {@code [{buf|file, lnum, col, text}]}.
+ * stamp = {bytes, mtime} of a file not open, new = true of a file the change makes}]}; refusals:
+ * {@code [{buf|file, lnum, col, text}]}.
  */
 final class HunkAnswer {
   /** More refusals than this are counted, not listed. */
@@ -21,9 +22,13 @@ final class HunkAnswer {
   /** A refusal: where (member null: the tree), 0-based line and column, and why. */
   record Refusal(IdTree.Member in, int line, int col, String text) {}
 
+  /** A file the change makes: a new buffer of these lines, at {@code path} (not written). */
+  record NewFile(java.nio.file.Path path, String label, byte[][] lines) {}
+
   private final List<IdTree.Member> members;
   private final List<List<Renumber.Hunk>> hunks;
   private final List<Refusal> refusals;
+  private final List<NewFile> made;
   private final long token;
 
   /**
@@ -31,13 +36,21 @@ final class HunkAnswer {
    * {@code call}, unless anything is refused; one change per call at a time.
    */
   HunkAnswer(String call, List<IdTree.Member> members, List<List<Renumber.Hunk>> hunks, List<Refusal> refusals) {
+    this(call, members, hunks, refusals, List.of());
+  }
+
+  /** ... and the files {@code made}, after the tree's (file k of the pages: their lines). */
+  HunkAnswer(String call, List<IdTree.Member> members, List<List<Renumber.Hunk>> hunks, List<Refusal> refusals,
+      List<NewFile> made) {
     this.members = members;
     this.hunks = hunks;
     this.refusals = refusals;
+    this.made = made;
     List<Pages.Source> held = new ArrayList<>();
     for (List<Renumber.Hunk> hs : hunks) {
       if (!hs.isEmpty()) held.add(lines(hs));
     }
+    for (NewFile f : made) held.add(lines(List.of(new Renumber.Hunk(0, 1, f.lines()))));
     token = Pages.hold(call, refusals.isEmpty() ? held : List.of());
   }
 
@@ -49,7 +62,7 @@ final class HunkAnswer {
     out.packString("token").packLong(token);
     int files = 0;
     for (List<Renumber.Hunk> hs : hunks) files += hs.isEmpty() ? 0 : 1;
-    out.packString("files").packArrayHeader(files);
+    out.packString("files").packArrayHeader(files + made.size());
     for (int i = 0; i < members.size(); i++) {
       List<Renumber.Hunk> hs = hunks.get(i);
       if (hs.isEmpty()) continue;
@@ -70,6 +83,15 @@ final class HunkAnswer {
       if (m.live() == null) {
         out.packString("stamp").packArrayHeader(2).packLong(m.disk().bytes()).packLong(m.disk().modified());
       }
+    }
+    for (NewFile f : made) { // a new buffer's one empty line becomes the file's lines
+      out.packMapHeader(6);
+      out.packString("file").packString(f.path().toString());
+      out.packString("label").packString(f.label());
+      out.packString("new").packBoolean(true);
+      out.packString("lines").packInt(1);
+      out.packString("count").packInt(f.lines().length);
+      out.packString("hunks").packArrayHeader(3).packInt(0).packInt(1).packInt(f.lines().length);
     }
     int shown = Math.min(MAX_REFUSALS, refusals.size());
     out.packString("refusals").packArrayHeader(shown + (refusals.size() > shown ? 1 : 0));

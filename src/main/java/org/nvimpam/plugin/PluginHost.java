@@ -156,7 +156,8 @@ public final class PluginHost {
       Map.entry("merge", (h, a) -> MergeCall.run(h.ids.service(), h.idBuffer(buffer(a, 0)), a)),
       Map.entry("merge_lines", (h, a) -> Pages.lines("merge_lines", a)),
       Map.entry("renumber_lines", (h, a) -> Pages.lines("renumber_lines", a)),
-      Map.entry("transform_lines", (h, a) -> Pages.lines("transform_lines", a)));
+      Map.entry("transform_lines", (h, a) -> Pages.lines("transform_lines", a)),
+      Map.entry("extract_lines", (h, a) -> Pages.lines("extract_lines", a)));
 
   /** An id call ({@link IdCalls}) on the buffer of its first argument. */
   private static Map.Entry<String, Call> ids(String method, IdCalls.Call call) {

@@ -88,6 +88,13 @@ class ExtractIT extends PluginTestBase {
   static final List<String> NEW = List.of("PART  /       10SHELL        1", "NAME door", "                   1.0", "END_PART",
       shell(1, 10, 1, 2, 3, 4), node(1), node(3), node(4), shell(3, 10, 3, 4, 1, 1));
 
+  /** Runs an extract and waits for its end: the buffers change in parts after the JVM's answer. */
+  private void extract(String command) {
+    lua("require('nvimpam.deck.extract').last = nil");
+    nvim.command(command).join();
+    lua("vim.wait(20000, function() local l = require('nvimpam.deck.extract').last return l == nil or l.done end, 10)");
+  }
+
   @Test
   void partsMoveToANewUnsavedBufferTheDeckIncludesItAndChecksAsBefore() throws Exception {
     setup("");
@@ -95,7 +102,7 @@ class ExtractIT extends PluginTestBase {
     List<String> before = problems(main);
     lua("vim.api.nvim_buf_set_lines(0, -1, -1, true, { '$ mine' })"); // the user's change just before: not joined
     lua("_G.notes = {}");
-    nvim.command("NvimpamExtract door.inc part=10").join();
+    extract("NvimpamExtract door.inc part=10");
     String told = told();
     List<String> mine = new ArrayList<>(MAIN_AFTER);
     mine.add("$ mine");
@@ -132,7 +139,7 @@ class ExtractIT extends PluginTestBase {
     edit(main);
     Files.writeString(dir.resolve("door.inc"), "$ mine\n");
     lua("_G.notes = {}");
-    nvim.command("NvimpamExtract door.inc part=10,12").join();
+    extract("NvimpamExtract door.inc part=10,12");
     assertEquals("nvimpam: cannot extract to door.inc: " + dir.resolve("door.inc") + " exists already; part 12 is defined nowhere in the tree;"
         + " nothing changed", told());
     assertEquals(List.of(MAIN), lines(main));

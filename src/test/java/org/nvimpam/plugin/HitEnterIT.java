@@ -43,6 +43,9 @@ class HitEnterIT extends PluginTestBase {
   /** The last :NvimpamTransform is over. */
   private static final String TRANSFORMED = "return (require('nvimpam.deck.transform').last or {}).done == true";
 
+  /** The last :NvimpamExtract is over. */
+  private static final String EXTRACTED = "return (require('nvimpam.deck.extract').last or {}).done == true";
+
   /** The last :NvimpamMerge is over. */
   private static final String MERGED = "return (require('nvimpam.deck.merge').last or {}).done == true";
 
@@ -52,7 +55,7 @@ class HitEnterIT extends PluginTestBase {
   /** What a command must have done before the next one is typed (commands that finish later). */
   private static final Map<String, String> DONE = Map.of("NvimpamParts", "return vim.bo.filetype == 'nvimpamparts'",
       "NvimpamOffset node 1000", RENUMBERED, "NvimpamRenumber node 1", RENUMBERED,
-      "NvimpamUnused", ANSWERED, "NvimpamTransform translate 0 0 1", TRANSFORMED, "NvimpamExtract part1.inc part=1", ANSWERED,
+      "NvimpamUnused", ANSWERED, "NvimpamTransform translate 0 0 1", TRANSFORMED, "NvimpamExtract part1.inc part=1", EXTRACTED,
       "NvimpamMerge merged car.pc", MERGED);
 
   /** nvim_get_mode: answered at once, also while a prompt waits for a key (exec_lua is not). */

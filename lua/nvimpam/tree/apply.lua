@@ -1,8 +1,9 @@
--- Changes the JVM planned for the files of a deck's include tree (:NvimpamRename, :NvimpamTransform,
--- :NvimpamExtract, :NvimpamUnused!, :NvimpamOffset, :NvimpamRenumber): what may change (a buffer's
--- options, a file's permissions), every file checked before any is loaded or changed, each buffer
--- changed as one undo step of its own, and the refusal with every reason when anything may not.
--- Nothing is written to disk.
+-- What every change of a deck's include tree checks (whether a buffer's options or a file's
+-- permissions let it change; the names of files in messages), and :NvimpamRename's edits: every
+-- file checked before any is loaded or changed, each buffer changed at once as one undo step of
+-- its own (a rename changes one id's references: a few lines), and the refusal with every reason
+-- when anything may not. The changes that may be large go in parts: nvimpam.tree.hunks. Nothing is
+-- written to disk.
 local M = {}
 
 local host = require('nvimpam.host')
@@ -161,7 +162,7 @@ function M.refuse(head, refused)
 end
 
 --- Applies the file plans of an edit of a deck's tree ({ buf|file, label, edits, adds } each, as
---- :NvimpamRename and :NvimpamTransform get them from the JVM), each file as one undo step of its
+--- :NvimpamRename gets them from the JVM), each file as one undo step of its
 --- own; sets each plan's `target` buffer. Everything is checked first: each buffer may change and
 --- holds the text the plan read, each file not open may be written; the files not open are loaded
 --- into listed buffers (and unloaded again when refused). When anything is refused, the reasons

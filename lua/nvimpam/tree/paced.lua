@@ -19,7 +19,7 @@ M.budget_ms = 6
 --- Lines per nvim_buf_set_lines call at most, where a part can be split.
 M.lines_per_call = 200
 
---- Starts a paced change of the buffers `o.bufs` (more may join through job.hold). The producer
+--- Starts a paced change of the buffers `o.bufs` (held from now on). The producer
 --- gives its parts with job.push(part, units) in the order they go in, and job.finish() after the
 --- last. A part is { buf, from, to, lines } (0-based lines [from, to) become `lines`, numbered as
 --- the parts before it left the buffer) or { run = function } (a step of its own, such as making
@@ -28,7 +28,7 @@ M.lines_per_call = 200
 --- `o.on_error(err, units_done)` after the buffers are released, the parts put in kept (`u` undoes
 --- each buffer's).
 ---@param o { bufs: integer[], head: string, total: integer, on_done: fun(stats: table), on_error: fun(err: any, done: integer) }
----@return table job { push = fun(part: table, units?: integer), finish = fun(), fail = fun(err: any), hold = fun(buf: integer) }
+---@return table job { push = fun(part: table, units?: integer), finish = fun(), fail = fun(err: any) }
 function M.start(o)
   local job = {}
   local queue, first = {}, 1 -- parts waiting: queue[first ..]
@@ -37,7 +37,7 @@ function M.start(o)
   local units, shown = 0, -1
   local stats = { turns = 0, longest_ms = 0, longest_cpu_ms = 0 } -- CPU too: a loaded machine's wall time counts other processes
 
-  function job.hold(b)
+  for _, b in ipairs(o.bufs) do
     if saved[b] == nil and api.nvim_buf_is_valid(b) then
       saved[b] = vim.bo[b].modifiable
       vim.bo[b].modifiable = false
@@ -47,13 +47,13 @@ function M.start(o)
   end
   local function release()
     for b, m in pairs(saved) do
+      host.hold(b, false)
       if api.nvim_buf_is_valid(b) then
         vim.bo[b].modifiable = m
         if started[b] then
           undo.close(b) -- the user's next change is an undo step of its own
         end
-        host.hold(b, false)
-        vim.diagnostic.show(nil, b)
+        vim.diagnostic.show(nil, b) -- where they are enabled
       end
     end
     saved = {}
@@ -168,9 +168,6 @@ function M.start(o)
   function job.finish()
     finished = true
     wake()
-  end
-  for _, b in ipairs(o.bufs) do
-    job.hold(b)
   end
   return job
 end

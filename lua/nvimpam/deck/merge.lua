@@ -12,7 +12,7 @@ local host = require('nvimpam.host')
 local bufnr = require('nvimpam.core.buf').nr
 
 --- Lines per page asked from the JVM (a page's answer is decoded in one go on the main loop).
-M.page_lines = 5000
+M.page_lines = 1000
 
 --- The last run: { done, refused, error, result, buffers, turns, longest_ms, longest_cpu_ms }
 --- (for tests and scripts: the turns of the main loop the buffers took, the longest in ms of wall

@@ -1,10 +1,10 @@
 -- A change the JVM planned as hunks of new lines (plugin.HunkAnswer: :NvimpamOffset,
--- :NvimpamRenumber, :NvimpamTransform), checked and then applied in parts: every buffer and file
--- it changes is checked first (each buffer may change and did not change since the plan was asked
--- for, each file not open is as read and may be written), the files not open are loaded into
--- listed buffers, and only then do the new lines, asked from the JVM a page at a time, go in
--- through nvimpam.tree.paced. A refusal lists every reason and changes nothing. Nothing is written
--- to disk.
+-- :NvimpamRenumber, :NvimpamTransform, :NvimpamExtract), checked and then applied in parts: every
+-- buffer and file it changes is checked first (each buffer may change and did not change since the
+-- plan was asked for, each file not open is as read and may be written, a new file does not exist),
+-- the files not open are loaded into listed buffers, and only then do the new lines, asked from the
+-- JVM a page at a time, go in through nvimpam.tree.paced. A refusal lists every reason and changes
+-- nothing. Nothing is written to disk.
 local M = {}
 
 local api = vim.api

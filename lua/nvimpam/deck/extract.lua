@@ -12,9 +12,6 @@ local bufnr = require('nvimpam.core.buf').nr
 
 local api = vim.api
 
---- Lines per page asked from the JVM (a page's answer is decoded in one go on the main loop).
-M.page_lines = 500
-
 --- The last run: { done, refused, error, result, buffer (the new file's), turns, longest_ms,
 --- longest_cpu_ms } (for tests and scripts); `User NvimpamExtractDone` follows it.
 M.last = nil
@@ -51,12 +48,7 @@ function M.command(o)
       end
       hunks.apply({ plan = plan, before = before, buf = buf, head = head, refuse_head = 'nvimpam: cannot extract to '
         .. tostring(file), what = 'extract', done = done,
-        fetch = function(token, counts, on_page, on_error)
-          return pages.fetch('extract_lines', token, counts, M.page_lines, on_page, on_error)
-        end,
-        drop = function(token)
-          pages.drop('extract_lines', token)
-        end,
+        lines = pages.source('extract_lines'),
         on_done = function(files, stats)
           stats = stats or {}
           local nb, changed = nil, 0

@@ -8,11 +8,9 @@ local M = {}
 local api = vim.api
 local messages = require('nvimpam.ui.messages')
 local paced = require('nvimpam.tree.paced')
+local pages = require('nvimpam.host.pages')
 local host = require('nvimpam.host')
 local bufnr = require('nvimpam.core.buf').nr
-
---- Lines per page asked from the JVM (a page's answer is decoded in one go on the main loop).
-M.page_lines = 1000
 
 --- The last run: { done, refused, error, result, buffers, turns, longest_ms, longest_cpu_ms }
 --- (for tests and scripts: the turns of the main loop the buffers took, the longest in ms of wall
@@ -111,7 +109,7 @@ local function create(token, files, head, on_done)
     end)
   end
   local open = #files
-  fetch = require('nvimpam.host.pages').fetch('merge_lines', token, counts, M.page_lines, function(k, at, lines)
+  fetch = pages.fetch('merge_lines', token, counts, function(k, at, lines)
     local f = files[k]
     if at == 0 then
       start(f)

@@ -14,9 +14,6 @@ local layout = require('nvimpam.model.layout')
 local named = require('nvimpam.ids.at').named
 local bufnr = require('nvimpam.core.buf').nr
 
---- New lines per page asked from the JVM (a page's answer is decoded in one go on the main loop).
-M.page_lines = 500
-
 --- The last run: { done, refused, error, result, turns, longest_ms, longest_cpu_ms } (for tests and
 --- scripts: the turns of the main loop the changes took, the longest in ms of wall and of CPU time);
 --- `User NvimpamRenumberDone` follows it.
@@ -113,12 +110,7 @@ function M.run(buf, kind, amount, dense, opts)
         return
       end
       hunks.apply({ plan = plan, before = before, buf = buf, head = head, what = what, done = done,
-        fetch = function(token, counts, on_page, on_error)
-          return pages.fetch('renumber_lines', token, counts, M.page_lines, on_page, on_error)
-        end,
-        drop = function(token)
-          pages.drop('renumber_lines', token)
-        end,
+        lines = pages.source('renumber_lines'),
         on_done = function(files, stats)
           if not stats then
             done({ done = true, result = plan })

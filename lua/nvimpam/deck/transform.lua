@@ -38,9 +38,6 @@ local function done(state)
   api.nvim_exec_autocmds('User', { pattern = 'NvimpamTransformDone', modeline = false })
 end
 
---- New lines per page asked from the JVM (a page's answer is decoded in one go on the main loop).
-M.page_lines = 500
-
 -- What the transform did: one line (a longer one waits for Enter); the quickfix list names each
 -- file changed, at its first change, and each card with geometry of its own that stayed.
 local function report(what, plan, files, buf)
@@ -106,12 +103,7 @@ function M.command(o)
         return
       end
       hunks.apply({ plan = plan, before = before, buf = buf, head = head, refuse_head = 'nvimpam: cannot ' .. what, what = what, done = done,
-        fetch = function(token, counts, on_page, on_error)
-          return pages.fetch('transform_lines', token, counts, M.page_lines, on_page, on_error)
-        end,
-        drop = function(token)
-          pages.drop('transform_lines', token)
-        end,
+        lines = pages.source('transform_lines'),
         on_done = function(files, stats)
           stats = stats or {}
           done({ done = true, result = plan, turns = stats.turns, longest_ms = stats.longest_ms,

@@ -130,7 +130,7 @@ local function apply(o, files)
       job.finish()
     end
   end
-  fetch = o.fetch(o.plan.token, counts_of(files), function(k, _, lines)
+  fetch = o.lines.fetch(o.plan.token, counts_of(files), function(k, _, lines)
     local f = files[k]
     if f.dos then
       for j, l in ipairs(lines) do
@@ -142,11 +142,12 @@ local function apply(o, files)
 end
 
 --- Checks the plan `o.plan` (a plugin.HunkAnswer, asked for when `o.before` = M.ticks() was
---- taken) and applies it in parts. `o.fetch(token, counts, on_page, on_error)` asks the JVM for
---- the new lines (nvimpam.host.pages.fetch with the command's page call), `o.drop(token)` lets them
---- go; `o.refuse_head` (else `o.head`) starts a refusal; `o.done(state)` records the end ({ done, refused | error }); `o.on_done(files, stats)` after
---- the last part (each file's `target` buffer set; stats nil when there was nothing to change).
----@param o { plan: table, before: table<integer, integer>, buf: integer, head: string, refuse_head?: string, what: string, fetch: fun(token: integer, counts: integer[], on_page: fun(k: integer, at: integer, lines: string[]), on_error: fun(err: any)): table, drop: fun(token: integer), done: fun(state: table), on_done: fun(files: table[], stats: table|nil) }
+--- taken) and applies it in parts. `o.lines` (nvimpam.host.pages.source of the command's page
+--- call) asks the JVM for the new lines, and lets them go; `o.head` starts the progress, and
+--- `o.refuse_head` (else `o.head`) a refusal; `o.done(state)` records the end ({ done, refused |
+--- error }); `o.on_done(files, stats)` follows the last part (each file's `target` buffer set;
+--- stats nil when there was nothing to change).
+---@param o { plan: table, before: table<integer, integer>, buf: integer, head: string, refuse_head?: string, what: string, lines: table, done: fun(state: table), on_done: fun(files: table[], stats: table|nil) }
 function M.apply(o)
   local plan = o.plan
   local reasons = {}
@@ -186,7 +187,7 @@ function M.apply(o)
     end
   end
   if #reasons > 0 then
-    o.drop(plan.token) -- the JVM lets the new lines go
+    o.lines.drop(plan.token) -- the JVM lets the new lines go
     return refuse(o.refuse_head or o.head, reasons, o.done)
   end
   local loaded = {}
@@ -208,11 +209,11 @@ function M.apply(o)
     for _, b in ipairs(loaded) do -- loaded for nothing: as they were, not open
       pcall(api.nvim_buf_delete, b, {})
     end
-    o.drop(plan.token) -- the JVM lets the new lines go
+    o.lines.drop(plan.token) -- the JVM lets the new lines go
     return refuse(o.refuse_head or o.head, reasons, o.done)
   end
   if #files == 0 then
-    o.drop(plan.token)
+    o.lines.drop(plan.token)
     return o.on_done(files, nil)
   end
   apply(o, files)

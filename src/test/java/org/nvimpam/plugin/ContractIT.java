@@ -74,10 +74,10 @@ class ContractIT extends PluginTestBase {
     }
     // host.call/wait('m', { a, b }), nvimpam.ids' call/ask('m', { ... }), forward(event, 'm'),
     // rpcnotify(chan, 'm', a, b), host.notify('m', a, b), and the page calls of host.pages:
-    // pages.fetch/drop('m', ...) (their arguments are the page call's own).
+    // pages.fetch/drop/source('m', ...) (their arguments are the page call's own).
     java.util.regex.Pattern site = java.util.regex.Pattern.compile(
         "\\b(?:call|wait|ask)\\('([a-z_]+)', \\{([^}]*)\\}|forward\\('\\w+', '([a-z_]+)'\\)|(?:rpcnotify\\([\\w.]+, |\\bnotify\\()'([a-z_]+)'((?:, [^,)]+)*)\\)"
-        + "|pages\\.(?:fetch|drop)\\('([a-z_]+)'");
+        + "|pages\\.(?:fetch|drop|source)\\('([a-z_]+)'");
     java.util.Set<String> made = new java.util.TreeSet<>();
     List<String> wrong = new java.util.ArrayList<>();
     try (var files = java.nio.file.Files.walk(EmbeddedNvim.root().resolve("lua"))) {

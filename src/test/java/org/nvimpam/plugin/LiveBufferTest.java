@@ -200,6 +200,26 @@ class LiveBufferTest {
   }
 
   @Test
+  void aHeldBufferIsNeitherRefoldedNorCheckedUntilReleasedThenOnce() throws Exception {
+    load(NODES);
+    live.firstPush().get(5, java.util.concurrent.TimeUnit.SECONDS); // the load's own push
+    int checked = order.size();
+    live.hold(true); // a change in parts (Lua's nvimpam.tree.paced) begins
+    for (int i = 0; i < 5; i++) { // isolated changes, each of which would refold at once
+      live.onLines(new Buffer(1), 2, 3, 3, Lines.ofLatin1(i % 2 == 0 ? "SHELL /        1" : "BEAM  /        1"), false);
+      Thread.sleep(60);
+    }
+    Thread.sleep(200);
+    assertEquals(1, pushed.size(), "no refold of a partial state");
+    assertEquals(checked, order.size(), "no check of a partial state: " + order);
+    live.hold(false);
+    long end = System.currentTimeMillis() + 5000;
+    while (pushed.size() < 2 && System.currentTimeMillis() < end) Thread.sleep(5);
+    Thread.sleep(200);
+    assertEquals(2, pushed.size(), "one refold of the result");
+  }
+
+  @Test
   void anIsolatedChangeRefoldsAtOnceWithoutWaitingForTheDebounce() throws Exception {
     load(NODES);
     live.firstPush().get(5, java.util.concurrent.TimeUnit.SECONDS); // the load's own push

@@ -72,8 +72,11 @@ public final class ModelBench {
 
   /*
    * Starts the 1 ms timer, then runs the command: the gap to the first tick includes the command's
-   * own synchronous part. The timer's callback runs from libuv, so a tick comes only when the main
-   * loop is free. The module's User event ends the window (and the timer) on Neovim's clock.
+   * own synchronous part. A tick is the timer's callback scheduled (vim.schedule), one at a time:
+   * it runs when the main loop takes its next event, as a typed key would. The timer's own
+   * callback would not do: libuv runs it in any poll of the loop, also inside a long API call
+   * (the breakchecks of nvim_buf_set_lines), where no key is read. The module's User event ends
+   * the window (and the timer) on Neovim's clock.
    */
   private static final String START = """
       local cmd, mod, event = ...
@@ -83,7 +86,12 @@ public final class ModelBench {
       local t, c = uv.hrtime(), os.clock()
       p.t0 = t
       local timer = uv.new_timer()
+      local pending = false
       local function tick()
+        pending = false
+        if p.stopped then
+          return
+        end
         local now, cpu = uv.hrtime(), os.clock()
         local gap = (now - t) / 1e6
         if gap > p.gap then
@@ -95,8 +103,9 @@ public final class ModelBench {
         t, c = now, cpu
       end
       function p.stop()
-        if not timer:is_closing() then
+        if not p.stopped then
           tick()
+          p.stopped = true
           timer:stop()
           timer:close()
         end
@@ -107,7 +116,12 @@ public final class ModelBench {
         p.stop()
       end })
       require(mod).last = nil
-      timer:start(1, 1, tick)
+      timer:start(1, 1, function()
+        if not pending then
+          pending = true
+          vim.schedule(tick)
+        end
+      end)
       local ok, e = pcall(vim.cmd, cmd)
       if not ok then
         p.stop()

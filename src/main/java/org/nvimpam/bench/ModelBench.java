@@ -62,10 +62,10 @@ public final class ModelBench {
 
   /**
    * One command's figures; times in ms, NaN (and {@code turns} -1) where the command's record has
-   * none, {@code error} null when it ended well.
+   * none, {@code error} null when it ended well; {@code gapAtMs}: when the largest gap began, from the command.
    */
   public record Row(String command, double wallMs, long turns, double longestMs, double longestCpuMs, double gapMs,
-      double gapCpuMs, long gapsOverFrame, String error) {}
+      double gapCpuMs, double gapAtMs, long gapsOverFrame, String error) {}
 
   /** The figures of a run: where, on what, and one row per command. */
   public record Result(String nvimVersion, long lines, long bytes, List<Row> rows) {}
@@ -81,7 +81,7 @@ public final class ModelBench {
   private static final String START = """
       local cmd, mod, event = ...
       local uv = vim.uv or vim.loop
-      local p = { gap = 0, gap_cpu = 0, over = 0 }
+      local p = { gap = 0, gap_cpu = 0, gap_at = 0, over = 0 }
       _G.nvimpam_bench_model = p
       local t, c = uv.hrtime(), os.clock()
       p.t0 = t
@@ -95,7 +95,7 @@ public final class ModelBench {
         local now, cpu = uv.hrtime(), os.clock()
         local gap = (now - t) / 1e6
         if gap > p.gap then
-          p.gap, p.gap_cpu = gap, (cpu - c) * 1000
+          p.gap, p.gap_cpu, p.gap_at = gap, (cpu - c) * 1000, (t - p.t0) / 1e6
         end
         if gap > %s then
           p.over = p.over + 1
@@ -143,7 +143,7 @@ public final class ModelBench {
           .. (#l.refused > 1 and string.format(' (and %d more)', #l.refused - 1) or '')
       end
       return { l.turns or -1, l.longest_ms or -1, l.longest_cpu_ms or -1, p.gap, p.gap_cpu, p.over,
-        p.t1 and (p.t1 - p.t0) / 1e6 or -1, err or vim.NIL }
+        p.t1 and (p.t1 - p.t0) / 1e6 or -1, p.gap_at, err or vim.NIL }
       """;
 
   private static final String FOLDED = "return " + LuaEntry.FOLDS_APPLIED_TICK.expression("0") + " == vim.b.changedtick";
@@ -195,8 +195,8 @@ public final class ModelBench {
         rows.add(measure(nvim, s));
         Row r = rows.get(rows.size() - 1);
         log.println(String.format(Locale.ROOT, ":%s: %.1f s, %d turns, longest %.1f ms (CPU %.1f), largest gap %.1f ms"
-            + " (CPU %.1f), %d gaps over %.0f ms%s", s.command, r.wallMs() / 1000, r.turns(), r.longestMs(),
-            r.longestCpuMs(), r.gapMs(), r.gapCpuMs(), r.gapsOverFrame(), FRAME_MS, r.error() == null ? "" : ": " + r.error()));
+            + " (CPU %.1f) from %.0f ms on, %d gaps over %.0f ms%s", s.command, r.wallMs() / 1000, r.turns(), r.longestMs(),
+            r.longestCpuMs(), r.gapMs(), r.gapCpuMs(), r.gapAtMs(), r.gapsOverFrame(), FRAME_MS, r.error() == null ? "" : ": " + r.error()));
       }
       return new Result(version, lines, Files.size(file), rows);
     }
@@ -218,21 +218,22 @@ public final class ModelBench {
     long t0 = System.nanoTime();
     Object refused = get(nvim.execLua(START, org.nvimpam.nvim.Encoders.args(s.command, s.module, s.event)));
     if (refused instanceof String e) {
-      return new Row(s.command, BenchCalls.ms(t0), -1, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, e);
+      return new Row(s.command, BenchCalls.ms(t0), -1, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, e);
     }
     String done = "local l = require('" + s.module + "').last return l ~= nil and l.done == true";
     try {
       waitFor(nvim, done, COMMAND_S);
     } catch (IllegalStateException timeout) {
       lua(nvim, "_G.nvimpam_bench_model.stop()");
-      return new Row(s.command, BenchCalls.ms(t0), -1, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0,
+      return new Row(s.command, BenchCalls.ms(t0), -1, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0,
           "not done within " + COMMAND_S + " s");
     }
     double polledMs = BenchCalls.ms(t0);
     List<?> v = (List<?>) get(nvim.execLua(READ, org.nvimpam.nvim.Encoders.args(s.module)));
     double wall = num(v.get(6));
     return new Row(s.command, Double.isNaN(wall) ? polledMs : wall, ((Number) v.get(0)).longValue(), num(v.get(1)),
-        num(v.get(2)), num(v.get(3)), num(v.get(4)), ((Number) v.get(5)).longValue(), v.get(7) == null ? null : String.valueOf(v.get(7)));
+        num(v.get(2)), num(v.get(3)), num(v.get(4)), num(v.get(7)), ((Number) v.get(5)).longValue(),
+        v.get(8) == null ? null : String.valueOf(v.get(8)));
   }
 
   /** A figure of the Lua side; its -1 (none) is NaN. */

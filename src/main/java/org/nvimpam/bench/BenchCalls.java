@@ -20,6 +20,15 @@ final class BenchCalls {
     return f.get(WAIT_S, TimeUnit.SECONDS);
   }
 
+  /** Polls {@code cond} (Lua returning a boolean) every 5 ms until it is true; fails after {@code seconds}. */
+  static void waitFor(Nvim nvim, String cond, long seconds) throws Exception {
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    while (!Boolean.TRUE.equals(lua(nvim, cond))) {
+      if (System.nanoTime() > end) throw new IllegalStateException("not within " + seconds + " s: " + cond);
+      Thread.sleep(5);
+    }
+  }
+
   /** Milliseconds since {@code t0} ({@link System#nanoTime}). */
   static double ms(long t0) {
     return (System.nanoTime() - t0) / 1e6;

@@ -4,8 +4,8 @@ import static org.nvimpam.bench.BenchCalls.WAIT_S;
 import static org.nvimpam.bench.BenchCalls.get;
 import static org.nvimpam.bench.BenchCalls.lua;
 import static org.nvimpam.bench.BenchCalls.ms;
+import static org.nvimpam.bench.BenchCalls.waitFor;
 
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.Deck;
 import org.nvimpam.deck.DeckFile;
@@ -57,13 +56,7 @@ public final class IdsBench {
       double nvimGotoMs, double nvimRefsMs, double stallMs, double idleStallMs) {}
 
   public Row run(long lines) throws Exception {
-    Path file = dir.resolve("nvimpam-open-" + lines + ".pc"); // bench-open's decks: generated once
-    if (!Files.exists(file)) {
-      log.println("writing " + file);
-      try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
-        new org.nvimpam.gen.DeckGenerator(1).write(out, lines);
-      }
-    }
+    Path file = OpenBench.deck(dir, lines, log); // bench-open's decks: generated once
     long bytes = Files.size(file);
     log.println("reading " + file + " (" + bytes + " bytes)");
     Deck deck = DeckFile.read(file, (int) Math.min(Integer.MAX_VALUE - 8, lines + 1), bytes);
@@ -157,12 +150,12 @@ public final class IdsBench {
       log.println("opening " + file + " through the plugin");
       get(nvim.command("edit " + file));
       String folded = "return " + LuaEntry.FOLDS_APPLIED_TICK.expression("0") + " == vim.b.changedtick";
-      waitFor(nvim, folded);
+      waitFor(nvim, folded, WAIT_S);
       long folds = System.nanoTime();
       // the field checks come first (their diagnostics), then the id index and its check, on the same thread
-      waitFor(nvim, "return require('nvimpam.ui.diagnostics').last[vim.api.nvim_get_current_buf()] ~= nil");
+      waitFor(nvim, "return require('nvimpam.ui.diagnostics').last[vim.api.nvim_get_current_buf()] ~= nil", WAIT_S);
       long indexing = System.nanoTime();
-      waitFor(nvim, "return require('nvimpam.ids').last[vim.api.nvim_get_current_buf()] ~= nil");
+      waitFor(nvim, "return require('nvimpam.ids').last[vim.api.nvim_get_current_buf()] ~= nil", WAIT_S);
       long indexed = System.nanoTime();
       double stall = probe.maxMs(indexing, indexed);
       log.println(String.format(Locale.ROOT, "after the folds: field checks %.0f ms (longest stall %.1f ms), then the id index and"
@@ -200,14 +193,6 @@ public final class IdsBench {
   /** The jar this bench runs from: the plugin it measures. */
   private static String jar() throws java.net.URISyntaxException {
     return Path.of(IdsBench.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
-  }
-
-  private static void waitFor(Nvim nvim, String cond) throws Exception {
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
-    while (!Boolean.TRUE.equals(lua(nvim, cond))) {
-      if (System.nanoTime() > end) throw new IllegalStateException("not within " + WAIT_S + " s: " + cond);
-      Thread.sleep(5);
-    }
   }
 
   private static int shellLine(Deck deck, int around) {

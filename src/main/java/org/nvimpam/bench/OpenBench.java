@@ -63,14 +63,22 @@ public final class OpenBench {
 
   /** A generated deck of {@code lines} lines (seed 1). */
   public Row run(long lines) throws Exception {
+    return open(deck(dir, lines, log), lines);
+  }
+
+  /**
+   * The generated deck of {@code lines} lines (seed {@link BenchDeck#SEED}) in {@code dir}, written
+   * on first use and kept: the end-to-end benchmarks share it across runs and commands.
+   */
+  public static Path deck(Path dir, long lines, PrintStream log) throws IOException {
     Path file = dir.resolve("nvimpam-open-" + lines + ".pc");
     if (!Files.exists(file)) {
       log.println("writing " + file);
       try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
-        new org.nvimpam.gen.DeckGenerator(1).write(out, lines);
+        new org.nvimpam.gen.DeckGenerator(BenchDeck.SEED).write(out, lines);
       }
     }
-    return open(file, lines);
+    return file;
   }
 
   /** A deck of exactly {@code folds} folds, as {@code bench --folds} makes them. */

@@ -61,12 +61,7 @@ public final class BenchOpenCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     java.nio.file.Files.createDirectories(dir); // where the decks are kept: made when new
     if (!chunksKb.isEmpty()) {
-      Path file = dir.resolve("nvimpam-open-" + lines.get(0) + ".pc");
-      if (!java.nio.file.Files.exists(file)) {
-        try (var out = new java.io.BufferedOutputStream(java.nio.file.Files.newOutputStream(file), 1 << 16)) {
-          new org.nvimpam.gen.DeckGenerator(1).write(out, lines.get(0));
-        }
-      }
+      Path file = OpenBench.deck(dir, lines.get(0), System.err);
       org.nvimpam.bench.LoadBench.print(
           org.nvimpam.bench.LoadBench.run(neovim.path, file, chunksKb, inFlight, 5, System.err), System.out);
       return 0;

@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
       "  java -jar nvimpam.jar extract car.pc --part 100,101 --to seat.inc -o out",
       "  java -jar nvimpam.jar unused model.pc --remove -o clean"},
     subcommands = {CommandLine.HelpCommand.class, ServeCommand.class, FoldsCommand.class, GenCommand.class, BenchCommand.class,
-      BenchOpenCommand.class, BenchColdCommand.class, BenchCellsCommand.class, BenchIdsCommand.class, SoakCommand.class, CheckCommand.class,
+      BenchOpenCommand.class, BenchModelCommand.class, BenchColdCommand.class, BenchCellsCommand.class, BenchIdsCommand.class, SoakCommand.class, CheckCommand.class,
       PlotCommand.class, DiffCommand.class, PartsCommand.class, RenumberCommand.class, MergeCommand.class, TransformCommand.class,
       ExtractCommand.class, UnusedCommand.class})
 public final class Main {

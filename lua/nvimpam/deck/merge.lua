@@ -74,7 +74,9 @@ local function create(token, files, head, on_done)
     total = total + f.count
   end
   local fetch
-  local job = paced.start({ bufs = {}, head = head, total = total, on_done = function(stats)
+  local job = paced.start({ bufs = {}, head = head, total = total, low = pages.page_lines, on_low = function()
+    fetch.more() -- the next page, while the last one's lines go in
+  end, on_done = function(stats)
     on_done(made, stats)
   end, on_error = function(e)
     fetch.stop()

@@ -14,6 +14,7 @@ local tree = require('nvimpam.tree.apply')
 local paced = require('nvimpam.tree.paced')
 local host = require('nvimpam.host')
 local uv = require('nvimpam.core.compat').uv
+local pages = require('nvimpam.host.pages')
 
 --- The loaded buffers with their changedtick: taken when the plan is asked for, for M.apply.
 ---@return table<integer, integer>
@@ -70,7 +71,8 @@ local function refuse(head, reasons, done)
 end
 
 -- Applies the checked plan: the new lines asked from the JVM a page at a time (the next on its
--- way while one is put in), put in top down by nvimpam.tree.paced as they come.
+-- way while the last one's lines are put in, no more held), put in top down by
+-- nvimpam.tree.paced as they come.
 local function apply(o, files)
   local head, what = o.head, o.what
   local total, bufs = 0, {}
@@ -80,7 +82,9 @@ local function apply(o, files)
     f.hunk, f.put, f.delta = 0, 0, 0 -- the hunk (0-based) being put, its lines put, the lines added above it
   end
   local fetch
-  local job = paced.start({ bufs = bufs, head = head, total = total, on_done = function(stats)
+  local job = paced.start({ bufs = bufs, head = head, total = total, low = pages.page_lines, on_low = function()
+    fetch.more() -- the next page, while the last one's lines go in
+  end, on_done = function(stats)
     o.on_done(files, stats)
   end, on_error = function(e, n)
     fetch.stop()
@@ -89,7 +93,7 @@ local function apply(o, files)
       'nvimpam: %s stopped after %d of %d lines (u undoes each buffer\'s part): %s', what, n, total,
       tostring(host.as_error(e)))))
   end })
-  local open = #files
+  local open, pushed = #files, 0
   -- a part of lines i .. j of a page
   local function push(f, from, to, lines, i, j)
     local part = {}
@@ -97,6 +101,7 @@ local function apply(o, files)
       part[x - i + 1] = lines[x]
     end
     job.push({ buf = f.target, from = from, to = to, lines = part }, j - i + 1)
+    pushed = pushed + 1
   end
   -- the lines of a page of file f, in its hunks, as parts: a hunk's first lines replace its old
   -- ones line for line, the lines beyond those are inserted after them, and the old lines beyond
@@ -121,6 +126,7 @@ local function apply(o, files)
       if f.put >= n then
         if n < span then
           job.push({ buf = f.target, from = first + f.delta + n, to = last + f.delta, lines = {} }, 0)
+          pushed = pushed + 1
         end
         f.hunk, f.put, f.delta = f.hunk + 1, 0, f.delta + n - span
       end
@@ -137,7 +143,11 @@ local function apply(o, files)
         lines[j] = l:gsub('\r$', '')
       end
     end
+    local before = pushed
     parts(f, lines)
+    if pushed == before and open > 0 then
+      fetch.more() -- nothing to put from this page: no turn asks for the next
+    end
   end, job.fail)
 end
 

@@ -15,7 +15,7 @@ local undo = require('nvimpam.core.undo')
 local hrtime = require('nvimpam.core.compat').uv.hrtime
 
 --- Milliseconds of changes per turn of the main loop.
-M.budget_ms = 6
+M.budget_ms = 5
 --- Lines per nvim_buf_set_lines call at most, where a part can be split.
 M.lines_per_call = 200
 
@@ -26,8 +26,9 @@ M.lines_per_call = 200
 --- a buffer). `o.total` units make 100% of the progress echoed after `o.head`. At the end
 --- `o.on_done({ turns, longest_ms, longest_cpu_ms })`; on an error (a part that fails, or job.fail)
 --- `o.on_error(err, units_done)` after the buffers are released, the parts put in kept (`u` undoes
---- each buffer's).
----@param o { bufs: integer[], head: string, total: integer, on_done: fun(stats: table), on_error: fun(err: any, done: integer) }
+--- each buffer's). `o.on_low()`, when given, runs after each turn that leaves fewer than
+--- `o.low` lines waiting: the producer asks for more then (and holds no more than that).
+---@param o { bufs: integer[], head: string, total: integer, on_done: fun(stats: table), on_error: fun(err: any, done: integer), on_low?: fun(), low?: integer }
 ---@return table job { push = fun(part: table, units?: integer), finish = fun(), fail = fun(err: any) }
 function M.start(o)
   local job = {}
@@ -35,6 +36,7 @@ function M.start(o)
   local saved, started = {}, {}
   local finished, running = false, false
   local units, shown = 0, -1
+  local waiting = 0 -- lines of the parts waiting
   local stats = { turns = 0, longest_ms = 0, longest_cpu_ms = 0 } -- CPU too: a loaded machine's wall time counts other processes
 
   for _, b in ipairs(o.bufs) do
@@ -106,11 +108,13 @@ function M.start(o)
     local n, span = #p.lines - i + 1, p.to - p.from
     if n <= M.lines_per_call or (span ~= n and span ~= 0) then -- the rest at once
       first = first + 1
+      waiting = waiting - n
       set(p.buf, p.from, p.to, i == 1 and p.lines or slice(p.lines, i, #p.lines))
       units = units + (p.units or 0)
       return
     end
     local k = M.lines_per_call
+    waiting = waiting - k
     set(p.buf, p.from, span == 0 and p.from or p.from + k, slice(p.lines, i, i + k - 1))
     local share = math.floor((p.units or 0) * k / n)
     units = units + share
@@ -145,6 +149,9 @@ function M.start(o)
     else
       vim.defer_fn(turn, 0)
     end
+    if o.on_low and not ended and waiting < (o.low or 0) then
+      o.on_low()
+    end
     local pct = math.floor(100 * units / math.max(o.total, 1))
     if pct ~= shown then
       shown = pct
@@ -162,6 +169,7 @@ function M.start(o)
       return
     end
     part.units = n
+    waiting = waiting + (part.lines and #part.lines or 0)
     queue[#queue + 1] = part
     wake()
   end

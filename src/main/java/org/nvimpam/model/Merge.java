@@ -620,7 +620,7 @@ public final class Merge {
         refusals.add(new Renumber.Refusal(null, 0, 0, p + " exists already: merge writes no file over another (choose an empty OUTDIR)"));
         continue;
       }
-      String why = Renumber.unwritable(p);
+      String why = TreeWrite.unwritable(p);
       if (why != null) refusals.add(new Renumber.Refusal(null, 0, 0, p + " cannot be written: " + why));
     }
   }
@@ -644,18 +644,8 @@ public final class Merge {
       }
       Lines l = Lines.split(Files.readAllBytes(f.path));
       try (OutputStream o = Files.newOutputStream(f.staged)) {
-        o.write(rewritten(l, f.rewrites, terminated(f.path)));
+        o.write(rewritten(l, f.rewrites, FileBytes.lastTerminated(f.path, Files.size(f.path))));
       }
-    }
-  }
-
-  private static boolean terminated(Path p) throws IOException {
-    long size = Files.size(p);
-    if (size == 0) return true;
-    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(p, StandardOpenOption.READ)) {
-      java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1);
-      ch.read(b, size - 1);
-      return b.get(0) == '\n';
     }
   }
 
@@ -816,7 +806,7 @@ public final class Merge {
         outputs.add(f.result != null ? new Output(target, bytes(f.result, null, f.terminated), null, from) : new Output(target, null, f.current, from));
         continue;
       }
-      boolean terminated = f.result != null ? f.terminated : terminated(f.current);
+      boolean terminated = f.result != null ? f.terminated : FileBytes.lastTerminated(f.current, Files.size(f.current));
       Lines src = renamed(f, f.result != null ? f.result : Lines.split(Files.readAllBytes(f.current)), t.renames, refusals);
       if (top) {
         section = section(src);

@@ -2,16 +2,9 @@ package org.nvimpam.model;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.PosixFileAttributeView;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -192,7 +185,7 @@ public final class Renumber {
     List<FileIn> files = readTree(root, refusals);
     long lines = 0;
     for (FileIn f : files) lines += f.deck.lineCount();
-    targets(root, files, refusals);
+    targets(files, refusals);
     long[] changed = rewrite(files, refusals);
     List<Path> paths = new ArrayList<>();
     for (FileIn f : files) paths.add(f.path);
@@ -456,10 +449,8 @@ public final class Renumber {
               Path rel = rootDir.relativize(f.path);
               Path target = rel.startsWith("..") || rel.isAbsolute() ? (options.inPlace() ? f.path : null) : out.resolve(rel).normalize();
               Path tmp = null;
-              if (target != null && unwritable(target) == null) {
-                for (Path d = target.getParent(); d != null && !Files.exists(d); d = d.getParent()) made.add(d);
-                Files.createDirectories(target.getParent());
-                tmp = temp(target);
+              if (target != null && TreeWrite.unwritable(target) == null) {
+                tmp = TreeWrite.stage(target, TAG, made);
                 temps.add(tmp);
               }
               lines[0] += streamFile(f, top.version, tmp, pool, maps);
@@ -485,7 +476,7 @@ public final class Renumber {
       } catch (java.io.UncheckedIOException e) {
         throw e.getCause();
       }
-      targets(root, files, refusals);
+      targets(files, refusals);
       undescribed(files, maps(files, null, refusals), refusals);
       long[] changed = new long[options.changes().size()];
       for (FileIn f : files) {
@@ -499,9 +490,8 @@ public final class Renumber {
       if (!refusals.isEmpty()) return new Result(root, paths, List.of(), changed, refusals, lines[0]);
       List<Path> written = new ArrayList<>();
       for (FileIn f : files) {
-        Path tmp = temp(f.target);
-        keepPermissions(f.target, tmp);
-        Files.move(tmp, f.target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        Path tmp = TreeWrite.temp(f.target, TAG);
+        TreeWrite.place(tmp, f.target);
         temps.remove(tmp);
         written.add(f.target);
       }
@@ -510,14 +500,7 @@ public final class Renumber {
     } finally {
       pool.shutdownNow();
       for (Path t : temps) Files.deleteIfExists(t);
-      made.sort((x, y) -> y.getNameCount() - x.getNameCount()); // the deepest first
-      for (Path d : made) {
-        try {
-          Files.deleteIfExists(d);
-        } catch (java.nio.file.DirectoryNotEmptyException e) {
-          // a folder that holds something else now: not ours to remove
-        }
-      }
+      TreeWrite.unmake(made);
     }
   }
 
@@ -526,20 +509,8 @@ public final class Renumber {
    * order to {@code tmp} (nothing written when null); its lines.
    */
   private long streamFile(FileIn f, int topVersion, Path tmp, ExecutorService pool, Maps maps) throws IOException {
-    BasicFileAttributes at;
-    try {
-      at = IncludeFiles.attributes(f.path);
-    } catch (IncludeFiles.Unreadable e) {
-      throw new IOException(f.path + " " + e.getMessage());
-    }
-    long size = at.size();
-    if (size > 0) {
-      try (FileChannel ch = FileChannel.open(f.path, StandardOpenOption.READ)) {
-        ByteBuffer b = ByteBuffer.allocate(1);
-        ch.read(b, size - 1);
-        f.lastTerminated = b.get(0) == '\n';
-      }
-    }
+    long size = FileBytes.size(f.path);
+    f.lastTerminated = FileBytes.lastTerminated(f.path, size);
     int window = 2 * options.threads() + 1;
     java.util.ArrayDeque<Future<Piece>> ahead = new java.util.ArrayDeque<>();
     long[] base = {0};
@@ -607,17 +578,6 @@ public final class Renumber {
     p.drop();
   }
 
-  private static Path temp(Path target) {
-    return target.resolveSibling("." + target.getFileName() + ".nvimpam-renumber");
-  }
-
-  private static void keepPermissions(Path target, Path tmp) throws IOException {
-    if (!Files.exists(target)) return;
-    PosixFileAttributeView from = Files.getFileAttributeView(target, PosixFileAttributeView.class);
-    PosixFileAttributeView to = Files.getFileAttributeView(tmp, PosixFileAttributeView.class);
-    if (from != null && to != null) to.setPermissions(from.readAttributes().permissions());
-  }
-
   private List<FileIn> readTree(Path root, List<Refusal> refusals) throws IOException {
     List<FileIn> files = new ArrayList<>();
     FileIn top = read(root);
@@ -665,63 +625,18 @@ public final class Renumber {
   private FileIn read(Path p) throws IOException {
     long size = Files.size(p);
     Deck d = DeckFile.read(p, DeckFile.estimateLines(p, size), size);
-    boolean terminated = true;
-    if (size > 0) {
-      try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
-        ByteBuffer b = ByteBuffer.allocate(1);
-        ch.read(b, size - 1);
-        terminated = b.get(0) == '\n';
-      }
-    }
     if (progress != null) progress.read(p, size, d.lineCount());
-    return new FileIn(p, d, terminated, false);
+    return new FileIn(p, d, FileBytes.lastTerminated(p, size), false);
   }
 
   /** Where each file goes, and whether it may be written there. */
-  private void targets(Path root, List<FileIn> files, List<Refusal> refusals) {
-    Path rootDir = root.getParent();
-    Path out = options.outDir() == null ? rootDir : options.outDir().toAbsolutePath().normalize();
-    List<Path> inputs = new ArrayList<>();
-    for (FileIn f : files) inputs.add(real(f.path));
-    for (FileIn f : files) {
-      Path rel = rootDir.relativize(f.path);
-      if (rel.startsWith("..") || rel.isAbsolute()) {
-        if (!options.inPlace()) {
-          refusals.add(new Refusal(f.path, 0, 0, f.path + " lies outside the deck's folder, so it has no place under "
-              + out + " (--in-place renumbers it where it is)"));
-          continue;
-        }
-        f.target = f.path;
-      } else {
-        f.target = out.resolve(rel).normalize();
-      }
-      if (!options.inPlace() && inputs.contains(real(f.target))) {
-        refusals.add(new Refusal(f.path, 0, 0, f.target + " is a file of the deck's tree: --in-place is needed to overwrite it"));
-        continue;
-      }
-      String why = unwritable(f.target);
-      if (why != null) refusals.add(new Refusal(f.path, 0, 0, f.target + " cannot be written: " + why));
-    }
-  }
-
-  static Path real(Path p) {
-    try {
-      return p.toRealPath();
-    } catch (IOException e) {
-      return p;
-    }
-  }
-
-  /** Why {@code target} cannot be written (null: it can): the file, or the first folder of its path that exists. */
-  static String unwritable(Path target) {
-    if (Files.isDirectory(target)) return "it is a folder";
-    if (Files.exists(target, LinkOption.NOFOLLOW_LINKS) && !Files.isWritable(target)) return "no permission to write it";
-    Path d = target.getParent();
-    while (d != null && !Files.exists(d)) d = d.getParent();
-    if (d == null) return "no folder of its path exists";
-    if (!Files.isDirectory(d)) return d + " is a file, not a folder";
-    if (!Files.isWritable(d)) return "no permission to write in " + d;
-    return null;
+  private void targets(List<FileIn> files, List<Refusal> refusals) {
+    List<Path> paths = new ArrayList<>();
+    for (FileIn f : files) paths.add(f.path);
+    List<TreeWrite.Refusal> cannot = new ArrayList<>();
+    List<Path> targets = TreeWrite.targets(paths, options.outDir(), options.inPlace(), "renumbers", cannot);
+    for (int i = 0; i < files.size(); i++) files.get(i).target = targets.get(i);
+    for (TreeWrite.Refusal x : cannot) refusals.add(new Refusal(paths.get(x.file()), 0, 0, x.message()));
   }
 
   /** Cuts {@code f} into about {@code 4 * threads} pieces that begin where cards begin. */
@@ -889,57 +804,17 @@ public final class Renumber {
 
   private static Unread unread(LineSource d, int line, int base, int entry) {
     IntList values = new IntList();
-    byte[] a = d.bytes(line);
-    int off = d.start(line);
-    int len = d.contentLength(line);
-    int i = 0;
-    while (i < len) {
-      byte b = a[off + i];
-      if (b < '0' || b > '9') {
-        i++;
-        continue;
-      }
-      int s = i;
-      while (i < len && a[off + i] >= '0' && a[off + i] <= '9') i++;
-      boolean real = (s > 0 && a[off + s - 1] == '.') || (i < len && (a[off + i] == '.' || a[off + i] == 'E' || a[off + i] == 'e'
-          || a[off + i] == 'D' || a[off + i] == 'd') && !(s > 0 && Character.isLetter(a[off + s - 1])));
-      if (real) {
-        while (i < len && a[off + i] != ' ' && a[off + i] != ',') i++; // the rest of the number
-        continue;
-      }
-      if (i - s > 10) {
-        return new Unread(base + line, entry, Arrays.copyOf(values.a, values.size), new String(a, off + s, i - s, StandardCharsets.US_ASCII));
-      }
-      long v = 0;
-      for (int k = s; k < i; k++) v = 10 * v + (a[off + k] - '0');
-      if (v > 0 && v <= Integer.MAX_VALUE) values.add((int) v);
-    }
-    return new Unread(base + line, entry, Arrays.copyOf(values.a, values.size), null);
+    String run = LineIntegers.read(d.bytes(line), d.start(line), d.contentLength(line), values);
+    return new Unread(base + line, entry, Arrays.copyOf(values.a, values.size), run);
   }
 
   /** Writes every file to a temporary file beside its target, then moves them all into place. */
-  private List<Path> write(List<FileIn> files) throws IOException {
-    List<Path> temps = new ArrayList<>();
-    List<Path> written = new ArrayList<>();
-    try {
-      for (FileIn f : files) {
-        Files.createDirectories(f.target.getParent());
-        Path tmp = temp(f.target);
-        temps.add(tmp);
-        try (OutputStream o = Files.newOutputStream(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-          for (Piece p : f.pieces) o.write(p.out.a, 0, p.out.size);
-        }
-        keepPermissions(f.target, tmp);
-      }
-      for (int i = 0; i < files.size(); i++) {
-        Files.move(temps.get(i), files.get(i).target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        written.add(files.get(i).target);
-      }
-      temps.clear();
-    } finally {
-      for (Path t : temps) Files.deleteIfExists(t);
-    }
-    return written;
+  private static List<Path> write(List<FileIn> files) throws IOException {
+    List<Path> targets = new ArrayList<>();
+    for (FileIn f : files) targets.add(f.target);
+    return TreeWrite.write(targets, TAG, (i, o) -> {
+      for (Piece p : files.get(i).pieces) o.write(p.out.a, 0, p.out.size);
+    });
   }
 
   /**
@@ -1333,6 +1208,7 @@ public final class Renumber {
     return ascii(sb.toString());
   }
 
+  private static final String TAG = "renumber"; // names its temporary files
   private static final int H = 10; // ints per hit
   private static final byte[] UNCHANGED = new byte[0]; // a GES item that keeps its text
 

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -564,14 +563,9 @@ public final class PartsModel {
 
   /** Streams one file to the workers, in pieces cut before a card header; returns its INCLU lines. */
   private List<IncludeLine> stream(Path f, boolean root, int[] treeVersion, Workers w) throws IOException {
-    BasicFileAttributes at;
-    try {
-      at = IncludeFiles.attributes(f);
-    } catch (IncludeFiles.Unreadable e) {
-      throw new IOException(f + " " + e.getMessage());
-    }
+    long size = FileBytes.size(f);
     Pieces s = new Pieces(f, root, treeVersion, w);
-    DeckFile.read(f, at.size(), false, s::take);
+    DeckFile.read(f, size, false, s::take);
     s.end();
     return s.includes;
   }

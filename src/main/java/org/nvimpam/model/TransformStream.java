@@ -3,12 +3,9 @@ package org.nvimpam.model;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -123,10 +120,7 @@ public final class TransformStream {
       for (int i = 0; i < files.size(); i++) {
         Path tmp = null;
         if (write) {
-          Path target = targets.get(i);
-          for (Path d = target.getParent(); d != null && !Files.exists(d); d = d.getParent()) made.add(d);
-          Files.createDirectories(target.getParent());
-          tmp = TreeFiles.temp(target);
+          tmp = TreeWrite.stage(targets.get(i), "write", made);
           temps.add(tmp);
         }
         int[] counts = rewrite(i, files.get(i), tmp, pool, scope, m, refusals);
@@ -136,7 +130,7 @@ public final class TransformStream {
       if (!refusals.isEmpty()) return new Result(root, paths, targets, refusals, untouched, moved, m.reversed, changedFiles, List.of());
       List<Path> written = new ArrayList<>();
       for (int i = 0; i < files.size(); i++) {
-        TreeFiles.place(temps.get(i), targets.get(i));
+        TreeWrite.place(temps.get(i), targets.get(i));
         written.add(targets.get(i));
       }
       temps.clear();
@@ -145,14 +139,7 @@ public final class TransformStream {
     } finally {
       pool.shutdownNow();
       for (Path tmp : temps) Files.deleteIfExists(tmp);
-      made.sort((x, y) -> y.getNameCount() - x.getNameCount()); // the deepest first
-      for (Path d : made) {
-        try {
-          Files.deleteIfExists(d);
-        } catch (java.nio.file.DirectoryNotEmptyException e) {
-          // a folder that holds something else now: not ours to remove
-        }
-      }
+      TreeWrite.unmake(made);
     }
   }
 
@@ -306,20 +293,8 @@ public final class TransformStream {
 
   /** {@code f}'s size; whether its last line ends with a newline, on the way. */
   private static long size(FileIn f) throws IOException {
-    BasicFileAttributes at;
-    try {
-      at = IncludeFiles.attributes(f.path);
-    } catch (IncludeFiles.Unreadable e) {
-      throw new IOException(f.path + " " + e.getMessage());
-    }
-    long size = at.size();
-    if (size > 0) {
-      try (FileChannel ch = FileChannel.open(f.path, StandardOpenOption.READ)) {
-        ByteBuffer b = ByteBuffer.allocate(1);
-        ch.read(b, size - 1);
-        f.lastTerminated = b.get(0) == '\n';
-      }
-    }
+    long size = FileBytes.size(f.path);
+    f.lastTerminated = FileBytes.lastTerminated(f.path, size);
     return size;
   }
 

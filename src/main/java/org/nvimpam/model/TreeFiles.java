@@ -3,13 +3,8 @@ package org.nvimpam.model;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFileAttributeView;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -27,8 +22,8 @@ import org.nvimpam.lines.LineSource;
  * A deck's include tree read whole from files, edited line by line and written under a folder of
  * its own with the same relative paths (or over itself, when allowed): how the headless
  * {@code extract} writes; the headless {@code transform} ({@link TransformStream}, which streams
- * the files) shares the targets and how they are moved into place. Every target is checked before anything is
- * written; the files go to temporary files beside their targets, all moved into place at the end.
+ * the files) shares the targets. Every target is checked before anything is written; the files
+ * go to temporary files beside their targets, all moved into place at the end ({@link TreeWrite}).
  */
 public final class TreeFiles {
   /** One file of the tree, read whole; {@code version} its INPUTVERSION (the root's where it declares none). */
@@ -95,14 +90,7 @@ public final class TreeFiles {
   private static File file(Path p, int treeVersion) throws IOException {
     long size = Files.size(p);
     Deck d = DeckFile.read(p, DeckFile.estimateLines(p, size), size);
-    boolean terminated = true;
-    if (size > 0) {
-      try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
-        ByteBuffer b = ByteBuffer.allocate(1);
-        ch.read(b, size - 1);
-        terminated = b.get(0) == '\n';
-      }
-    }
+    boolean terminated = FileBytes.lastTerminated(p, size);
     int v = DeckVersion.declared(d);
     return new File(p, d, terminated, v > 0 ? v : treeVersion > 0 ? treeVersion : CardLayouts.bundled().newestVersion());
   }
@@ -122,7 +110,7 @@ public final class TreeFiles {
     Path rootDir = root.getParent();
     Path dir = out == null ? rootDir : out.toAbsolutePath().normalize();
     List<Path> inputs = new ArrayList<>();
-    for (Path p : paths) inputs.add(Renumber.real(p));
+    for (Path p : paths) inputs.add(TreeWrite.real(p));
     List<Path> targets = new ArrayList<>();
     for (int i = 0; i < paths.size(); i++) {
       Path path = paths.get(i);
@@ -138,29 +126,14 @@ public final class TreeFiles {
         target = dir.resolve(rel).normalize();
       }
       targets.add(target);
-      if (!inPlace && inputs.contains(Renumber.real(target))) {
+      if (!inPlace && inputs.contains(TreeWrite.real(target))) {
         refusals.add(new Transform.Note(i, 0, 0, target + " is a file of the deck's tree: --in-place is needed to overwrite it"));
         continue;
       }
-      String why = Renumber.unwritable(target);
+      String why = TreeWrite.unwritable(target);
       if (why != null) refusals.add(new Transform.Note(i, 0, 0, target + " cannot be written: " + why));
     }
     return targets;
-  }
-
-  /** The temporary file a target is written to first, beside it. */
-  static Path temp(Path target) {
-    return target.resolveSibling("." + target.getFileName() + ".nvimpam-write");
-  }
-
-  /** Moves written temporary file {@code tmp} into place at {@code target}, with the permissions the target had. */
-  static void place(Path tmp, Path target) throws IOException {
-    if (Files.exists(target)) {
-      PosixFileAttributeView from = Files.getFileAttributeView(target, PosixFileAttributeView.class);
-      PosixFileAttributeView to = Files.getFileAttributeView(tmp, PosixFileAttributeView.class);
-      if (from != null && to != null) to.setPermissions(from.readAttributes().permissions());
-    }
-    Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 
   /** What one file of the output holds: its lines with edits made, written by {@code write}. */
@@ -170,27 +143,6 @@ public final class TreeFiles {
 
   /** Writes each content to a temporary file beside its target, then moves them all into place. */
   public static List<Path> write(List<Path> targets, List<Content> contents) throws IOException {
-    List<Path> temps = new ArrayList<>();
-    List<Path> written = new ArrayList<>();
-    try {
-      for (int i = 0; i < targets.size(); i++) {
-        Path target = targets.get(i);
-        Files.createDirectories(target.getParent());
-        Path tmp = temp(target);
-        temps.add(tmp);
-        try (OutputStream o = Files.newOutputStream(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-            StandardOpenOption.WRITE)) {
-          contents.get(i).write(o);
-        }
-      }
-      for (int i = 0; i < targets.size(); i++) {
-        place(temps.get(i), targets.get(i));
-        written.add(targets.get(i));
-      }
-      temps.clear();
-    } finally {
-      for (Path t : temps) Files.deleteIfExists(t);
-    }
-    return written;
+    return TreeWrite.write(targets, "write", (i, o) -> contents.get(i).write(o));
   }
 }

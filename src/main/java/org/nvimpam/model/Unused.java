@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -445,33 +444,18 @@ public final class Unused {
    * which may name unused KIND N"}; or a run of more digits than an id has; null when none.
    */
   private String numberNaming(byte[] a, KeyBits going) {
-    int len = a.length;
-    int i = 0;
-    while (i < len) {
-      byte b = a[i];
-      if (b < '0' || b > '9') {
-        i++;
-        continue;
-      }
-      int s = i;
-      while (i < len && a[i] >= '0' && a[i] <= '9') i++;
-      boolean real = (s > 0 && a[s - 1] == '.') || (i < len && (a[i] == '.' || a[i] == 'E' || a[i] == 'e' || a[i] == 'D'
-          || a[i] == 'd') && !(s > 0 && Character.isLetter(a[s - 1])));
-      if (real) {
-        while (i < len && a[i] != ' ' && a[i] != ',') i++; // the rest of the number
-        continue;
-      }
-      if (i - s > 10) return new String(a, s, i - s, StandardCharsets.US_ASCII) + " (digits side by side, which may hold ids)";
-      long v = Long.parseLong(new String(a, s, i - s, StandardCharsets.US_ASCII));
-      if (v <= 0 || v > Integer.MAX_VALUE) continue;
+    IntList values = new IntList();
+    String run = LineIntegers.read(a, 0, a.length, values);
+    for (int i = 0; i < values.size; i++) {
+      int v = values.a[i];
       List<String> kinds = new ArrayList<>();
       for (String k : KIND_NAMES) {
         int kind = IdKinds.code(k);
-        if (!IdKinds.named(kind) && going.has(IdKinds.key(kind, (int) v))) kinds.add(k);
+        if (!IdKinds.named(kind) && going.has(IdKinds.key(kind, v))) kinds.add(k);
       }
       if (!kinds.isEmpty()) return v + ", which may name unused " + String.join(" or ", kinds) + " " + v;
     }
-    return null;
+    return run == null ? null : run + " (digits side by side, which may hold ids)";
   }
 
   // Removal from files ----------------------------------------------------------------------------
@@ -491,7 +475,7 @@ public final class Unused {
   public static Removal remove(Result r, Path outDir, boolean inPlace) throws IOException {
     List<Warning> refusals = new ArrayList<>(r.warnings());
     List<TreeWrite.Refusal> cannot = new ArrayList<>();
-    List<Path> targets = TreeWrite.targets(r.files(), outDir, inPlace, cannot);
+    List<Path> targets = TreeWrite.targets(r.files(), outDir, inPlace, "writes", cannot);
     for (TreeWrite.Refusal x : cannot) refusals.add(new Warning(x.file(), 0, 0, x.message()));
     if (!refusals.isEmpty()) return new Removal(List.of(), refusals, 0);
     long[][] runs = runs(r);
@@ -620,12 +604,7 @@ public final class Unused {
 
   /** Streams file {@code f} through {@link #scan} in pieces of whole cards; its INCLU lines. */
   private List<IncludeLine> read(Path f, int index, int[] treeVersion, long[] lines, TreeCheck.Progress progress) throws IOException {
-    BasicFileAttributes at;
-    try {
-      at = IncludeFiles.attributes(f);
-    } catch (IncludeFiles.Unreadable e) {
-      throw new IOException(f + " " + e.getMessage());
-    }
+    long size = FileBytes.size(f);
     List<IncludeLine> includes = new ArrayList<>();
     int[] version = {-1};
     long[] seen = new long[2]; // lines, bytes
@@ -638,7 +617,7 @@ public final class Unused {
       seen[0] += p.lineCount();
       if (progress != null) progress.read(f, seen[1], seen[0]);
     });
-    DeckFile.read(f, at.size(), false, (DeckChunk c) -> {
+    DeckFile.read(f, size, false, (DeckChunk c) -> {
       if (version[0] < 0) {
         int own = DeckVersion.declared(ChunkLines.of(c));
         if (treeVersion[0] < 0) treeVersion[0] = own > 0 ? own : table.newestVersion();

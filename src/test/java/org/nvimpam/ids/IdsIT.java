@@ -2,9 +2,9 @@ package org.nvimpam.ids;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.nvimpam.testutil.IncludeTree.deck;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -34,10 +34,6 @@ class IdsIT extends PluginTestBase {
 
   static String part(int id, String title) {
     return String.format("PART  / %8d   SHELL       3       0       0       0", id) + "\n" + "NAME " + title + "\n" + END;
-  }
-
-  static byte[] deck(String... lines) {
-    return (String.join("\n", lines) + "\n").getBytes(StandardCharsets.ISO_8859_1);
   }
 
   @org.junit.jupiter.api.BeforeEach

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.nvimpam.ids.IdsIT.END;
 import static org.nvimpam.ids.IdsIT.NAME;
 import static org.nvimpam.ids.IdsIT.PART;
-import static org.nvimpam.ids.IdsIT.deck;
+import static org.nvimpam.testutil.IncludeTree.deck;
 import static org.nvimpam.ids.IdsIT.node;
 import static org.nvimpam.ids.IdsIT.part;
 import static org.nvimpam.ids.IdsIT.shell;

@@ -3,7 +3,6 @@ package org.nvimpam.ids;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.nvimpam.ids.IdsIT.deck;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +16,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.nvimpam.cli.Main;
+import org.nvimpam.testutil.IncludeTree;
 import org.nvimpam.testutil.PluginTestBase;
 
 /**
@@ -35,15 +35,9 @@ class MergeBuffersIT extends PluginTestBase {
   void files() throws IOException {
     setup("");
     nvim.command("filetype on").join();
-    main = dir.resolve("main.pc");
-    Files.write(main, deck(RenumberTreeIT.MAIN));
-    Files.write(dir.resolve("a.inc"), deck(RenumberTreeIT.A));
-    Files.write(dir.resolve("b.inc"), deck(RenumberTreeIT.B));
+    main = IncludeTree.write(dir, RenumberTreeIT.MAIN, RenumberTreeIT.A, RenumberTreeIT.B).main;
     Path o = Files.createDirectories(dir.resolve("seat"));
-    other = o.resolve("main.pc");
-    Files.write(other, deck(RenumberTreeIT.MAIN));
-    Files.write(o.resolve("a.inc"), deck(RenumberTreeIT.A));
-    Files.write(o.resolve("b.inc"), deck(RenumberTreeIT.B));
+    other = IncludeTree.write(o, RenumberTreeIT.MAIN, RenumberTreeIT.A, RenumberTreeIT.B).main;
     out = dir.resolve("out");
   }
 

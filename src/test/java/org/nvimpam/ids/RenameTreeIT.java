@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.nvimpam.ids.IdsIT.deck;
 import static org.nvimpam.ids.IdsIT.node;
 import static org.nvimpam.ids.IdsIT.shell;
+import static org.nvimpam.testutil.IncludeTree.deck;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.nvimpam.testutil.IncludeTree;
 import org.nvimpam.testutil.PluginTestBase;
 
 /**
@@ -41,6 +42,7 @@ class RenameTreeIT extends PluginTestBase {
     "        END",
   };
 
+  private IncludeTree tree;
   private Path main;
   private Path a;
   private Path b;
@@ -48,12 +50,10 @@ class RenameTreeIT extends PluginTestBase {
   @BeforeEach
   void files() throws IOException {
     nvim.command("filetype on").join();
-    main = dir.resolve("main.pc");
-    a = dir.resolve("a.inc");
-    b = dir.resolve("b.inc");
-    Files.write(main, deck(MAIN));
-    Files.write(a, deck(A));
-    Files.write(b, deck(B));
+    tree = IncludeTree.write(dir, MAIN, A, B);
+    main = tree.main;
+    a = tree.a;
+    b = tree.b;
   }
 
   private void edit(Path f) {
@@ -114,12 +114,6 @@ class RenameTreeIT extends PluginTestBase {
     B_AFTER = l;
   }
 
-  private void assertDisk() throws IOException {
-    assertArrayEquals(deck(MAIN), Files.readAllBytes(main));
-    assertArrayEquals(deck(A), Files.readAllBytes(a));
-    assertArrayEquals(deck(B), Files.readAllBytes(b));
-  }
-
   @Test
   void renameChangesTheDefinitionAndEveryReferenceInEveryFileOfTheTreeEachAsOneUndoStep() throws IOException {
     setup("");
@@ -134,7 +128,7 @@ class RenameTreeIT extends PluginTestBase {
     assertEquals(mine, lines(main), note);
     assertEquals(A_AFTER, lines(a), note);
     assertEquals(B_AFTER, lines(b), note);
-    assertDisk();
+    tree.assertOnDisk();
     assertEquals("nvimpam: node 77 -> 9077 in 3 files, 7 lines, 1 include file not searched; :wall writes them", told());
     assertEquals(List.of("main.pc:9:25: node 77 -> 9077: 2 lines changed", "a.inc:3:9: node 77 -> 9077: 2 lines changed",
         "b.inc:1:25: node 77 -> 9077: 3 lines changed", "not searched (not found): cluster.inc (main.pc line 3)"),
@@ -163,7 +157,7 @@ class RenameTreeIT extends PluginTestBase {
     assertEquals(MAIN_AFTER, lines(main), note);
     assertEquals(A_AFTER, lines(a), note);
     assertEquals(B_AFTER, lines(b), note);
-    assertDisk();
+    tree.assertOnDisk();
   }
 
   @Test
@@ -176,7 +170,7 @@ class RenameTreeIT extends PluginTestBase {
     assertEquals(with(MAIN, 10, "GROUP / front doors"), lines(main), note);
     assertEquals(with(B, 4, "        GRP 'front doors'"), lines(b), note);
     assertNull(lines(a), note); // no reference there: not loaded
-    assertDisk();
+    tree.assertOnDisk();
   }
 
   private void assertNothingChanged(String... loaded) throws IOException {
@@ -188,7 +182,7 @@ class RenameTreeIT extends PluginTestBase {
     for (Path p : List.of(a, b)) {
       if (!List.of(loaded).contains(p.getFileName().toString())) assertNull(lines(p), p + " was loaded");
     }
-    assertDisk();
+    tree.assertOnDisk();
   }
 
   @Test
@@ -256,7 +250,7 @@ class RenameTreeIT extends PluginTestBase {
     mine.add(0, "$ mine");
     assertEquals(mine, lines(b));
     assertNull(lines(a), "a.inc was loaded");
-    assertDisk();
+    tree.assertOnDisk();
   }
 
   @Test

@@ -1,10 +1,8 @@
 package org.nvimpam.ids;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.nvimpam.ids.IdsIT.deck;
 import static org.nvimpam.ids.IdsIT.node;
 import static org.nvimpam.ids.IdsIT.shell;
 
@@ -17,6 +15,7 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.nvimpam.cli.Main;
+import org.nvimpam.testutil.IncludeTree;
 import org.nvimpam.testutil.PluginTestBase;
 
 /**
@@ -40,6 +39,7 @@ class RenumberTreeIT extends PluginTestBase {
     "        NOD 82:84", "        GRP 'doors'", "        END",
   };
 
+  private IncludeTree tree;
   private Path main;
   private Path a;
   private Path b;
@@ -47,12 +47,10 @@ class RenumberTreeIT extends PluginTestBase {
   @BeforeEach
   void files() throws IOException {
     nvim.command("filetype on").join();
-    main = dir.resolve("main.pc");
-    a = dir.resolve("a.inc");
-    b = dir.resolve("b.inc");
-    Files.write(main, deck(MAIN));
-    Files.write(a, deck(A));
-    Files.write(b, deck(B));
+    tree = IncludeTree.write(dir, MAIN, A, B);
+    main = tree.main;
+    a = tree.a;
+    b = tree.b;
   }
 
   private void edit(Path f) {
@@ -86,12 +84,6 @@ class RenumberTreeIT extends PluginTestBase {
 
   private void undo(Path f) {
     lua("local b = vim.fn.bufnr('" + f + "') vim.api.nvim_buf_call(b, function() vim.cmd('undo') end)");
-  }
-
-  private void assertDisk() throws IOException {
-    assertArrayEquals(deck(MAIN), Files.readAllBytes(main));
-    assertArrayEquals(deck(A), Files.readAllBytes(a));
-    assertArrayEquals(deck(B), Files.readAllBytes(b));
   }
 
   /** The lines of each file of the tree as the headless renumber writes them with {@code option}. */
@@ -133,7 +125,7 @@ class RenumberTreeIT extends PluginTestBase {
     assertEquals(want.get(2), lines(b), note);
     assertEquals(node(1077), lines(a).get(2));
     assertEquals("        NOD 1077 DELNOD 1076:1077", lines(b).get(5));
-    assertDisk();
+    tree.assertOnDisk();
     assertEquals("nvimpam: node ids +1000: 32 values; :wall, :copen", note);
     assertEquals("nvimpam: node ids +1000: 32 values in 3 files, 16 lines", lua("return vim.fn.getqflist({ title = 0 }).title"));
     assertTrue(((Number) lua("return require('nvimpam.deck.renumber').last.turns")).intValue() >= 8, note);
@@ -161,7 +153,7 @@ class RenumberTreeIT extends PluginTestBase {
     assertEquals("        NOD 1:4 PART 12", lines(main).get(11)); // 70:80 held 77..80, now 1..4
     note = run("NvimpamRenumber element 5");
     assertEquals("        ELE 5:7", lines(main).get(12), note);
-    assertDisk();
+    tree.assertOnDisk();
   }
 
   @Test
@@ -185,7 +177,7 @@ class RenumberTreeIT extends PluginTestBase {
     List<String> wantB = new ArrayList<>(List.of(B));
     wantB.set(3, shell(300, 12, 77, 77, 1078, 1079));
     assertEquals(wantB, lines(b), note);
-    assertDisk();
+    tree.assertOnDisk();
   }
 
   @Test
@@ -203,7 +195,7 @@ class RenumberTreeIT extends PluginTestBase {
     assertEquals(shell(101, 12, 78, 79, 80, 1081), lines(main).get(8), note);
     assertEquals("        NOD 1082:1084", lines(b).get(6), note);
     assertEquals(node(1081), lines(a).get(6), note);
-    assertDisk();
+    tree.assertOnDisk();
   }
 
   private void assertNothingChanged() throws IOException {
@@ -212,7 +204,7 @@ class RenumberTreeIT extends PluginTestBase {
     if (la != null) assertEquals(List.of(A), la);
     List<String> lb = lines(b);
     if (lb != null) assertEquals(List.of(B), lb);
-    assertDisk();
+    tree.assertOnDisk();
   }
 
   @Test

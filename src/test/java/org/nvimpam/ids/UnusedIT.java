@@ -1,20 +1,18 @@
 package org.nvimpam.ids;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.nvimpam.ids.IdsIT.deck;
 import static org.nvimpam.ids.IdsIT.node;
 import static org.nvimpam.ids.IdsIT.shell;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.nvimpam.testutil.IncludeTree;
 import org.nvimpam.testutil.PluginTestBase;
 
 /**
@@ -37,6 +35,7 @@ class UnusedIT extends PluginTestBase {
     "GROUP / spare", "        NOD 90", "        END",
   };
 
+  private IncludeTree tree;
   private Path main;
   private Path a;
   private Path b;
@@ -44,12 +43,10 @@ class UnusedIT extends PluginTestBase {
   @BeforeEach
   void files() throws IOException {
     nvim.command("filetype on").join();
-    main = dir.resolve("main.pc");
-    a = dir.resolve("a.inc");
-    b = dir.resolve("b.inc");
-    Files.write(main, deck(MAIN));
-    Files.write(a, deck(A));
-    Files.write(b, deck(B));
+    tree = IncludeTree.write(dir, MAIN, A, B);
+    main = tree.main;
+    a = tree.a;
+    b = tree.b;
   }
 
   private void edit(Path f) {
@@ -90,12 +87,6 @@ class UnusedIT extends PluginTestBase {
     return l;
   }
 
-  private void assertDisk() throws IOException {
-    assertArrayEquals(deck(MAIN), Files.readAllBytes(main));
-    assertArrayEquals(deck(A), Files.readAllBytes(a));
-    assertArrayEquals(deck(B), Files.readAllBytes(b));
-  }
-
   private void setupDone() {
     setup("");
     // every answer handled: the test waits for it (the command itself returns at once)
@@ -113,7 +104,7 @@ class UnusedIT extends PluginTestBase {
     assertEquals("nvimpam: 4 unused definitions in main.pc and 2 include files",
         lua("return vim.fn.getqflist({ title = 0 }).title"));
     assertNull(lines(a)); // listed, not loaded
-    assertDisk();
+    tree.assertOnDisk();
   }
 
   @Test
@@ -133,7 +124,7 @@ class UnusedIT extends PluginTestBase {
     assertEquals(mine, lines(main), note);
     assertEquals(without(A, 2, 8), lines(a), note);
     assertEquals(without(B, 6, 7, 8), lines(b), note);
-    assertDisk();
+    tree.assertOnDisk();
     assertTrue(note.startsWith("nvimpam: 4 unused removed from 3 files; :wall writes"), note); // the command line's width
     assertEquals("nvimpam: 4 unused definitions removed (7 lines) in main.pc, a.inc, b.inc; :wall writes them",
         lua("return vim.fn.getqflist({ title = 0 }).title"));
@@ -162,7 +153,7 @@ class UnusedIT extends PluginTestBase {
       assertEquals(List.of(MAIN), lines(main));
       assertNull(lines(a));
       assertNull(lines(b));
-      assertDisk();
+      tree.assertOnDisk();
       assertEquals(0L, lua("return vim.bo.modified and 1 or 0"));
     } finally {
       b.toFile().setWritable(true, false);
@@ -187,6 +178,6 @@ class UnusedIT extends PluginTestBase {
     mine.set(2, "$ mine");
     assertEquals(mine, lines(a));
     assertNull(lines(b)); // not loaded
-    assertDisk();
+    tree.assertOnDisk();
   }
 }

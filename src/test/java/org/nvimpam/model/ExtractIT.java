@@ -1,6 +1,5 @@
 package org.nvimpam.model;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,6 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.nvimpam.cli.Main;
+import org.nvimpam.testutil.IncludeTree;
 import org.nvimpam.testutil.PluginTestBase;
 
 /**
@@ -42,20 +42,16 @@ class ExtractIT extends PluginTestBase {
   };
   static final String[] A = {node(3), node(4), node(5), node(6), shell(3, 10, 3, 4, 1, 1)};
 
+  private IncludeTree tree;
   private Path main;
   private Path a;
 
   @BeforeEach
   void files() throws IOException {
     nvim.command("filetype on").join();
-    main = dir.resolve("main.pc");
-    a = dir.resolve("a.inc");
-    Files.write(main, deck(MAIN));
-    Files.write(a, deck(A));
-  }
-
-  static byte[] deck(String... lines) {
-    return (String.join("\n", lines) + "\n").getBytes(StandardCharsets.ISO_8859_1);
+    tree = IncludeTree.write(dir, MAIN, A);
+    main = tree.main;
+    a = tree.a;
   }
 
   private void edit(Path f) {
@@ -112,8 +108,7 @@ class ExtractIT extends PluginTestBase {
     assertEquals(NEW, lines(door), told);
     assertEquals(1L, lua("return vim.bo[vim.fn.bufnr('" + door + "')].modified and 1 or 0"));
     assertFalse(Files.exists(door), "nothing written");
-    assertArrayEquals(deck(MAIN), Files.readAllBytes(main));
-    assertArrayEquals(deck(A), Files.readAllBytes(a));
+    tree.assertOnDisk();
     assertEquals("nvimpam: 6 cards moved to door.inc; :wall writes it", told); // the longer message does not fit 80 columns
     // the headless extract writes the same files
     Path out = dir.resolve("out");

@@ -423,14 +423,14 @@ class RenumberTest {
     Random rnd = new Random(35);
     for (long p = 1; p > 0 && p <= Long.MAX_VALUE / 10; p *= 10) {
       for (long v : new long[] {p - 1, p, p + 1, 2 * p - 1, 5 * p, 10 * p - 1}) {
-        if (v >= 1) assertEquals(Long.toString(v).length(), Renumber.digits(v), Long.toString(v));
+        if (v >= 1) assertEquals(Long.toString(v).length(), RenumberPiece.digits(v), Long.toString(v));
       }
     }
     for (int i = 0; i < 100_000; i++) {
       long v = rnd.nextLong() >>> rnd.nextInt(64);
-      if (v >= 1) assertEquals(Long.toString(v).length(), Renumber.digits(v), Long.toString(v));
+      if (v >= 1) assertEquals(Long.toString(v).length(), RenumberPiece.digits(v), Long.toString(v));
     }
-    assertEquals(19, Renumber.digits(Long.MAX_VALUE));
+    assertEquals(19, RenumberPiece.digits(Long.MAX_VALUE));
   }
 
   @Test

@@ -1,6 +1,5 @@
 package org.nvimpam.model;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,6 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.nvimpam.cli.Main;
+import org.nvimpam.testutil.IncludeTree;
 import org.nvimpam.testutil.PluginTestBase;
 
 /**
@@ -42,6 +42,7 @@ class TransformIT extends PluginTestBase {
   static final String[] A = {"$ more nodes", "INCLU / b.inc", node(5, "1.5", "2.25", "0."), node(6, "0.", "2.25", "0.")};
   static final String[] B = {node(7, "3.", "0.", "0."), node(8, "3.", "2.25", "-1E-3"), shell(2, 11, 2, 7, 8, 5)};
 
+  private IncludeTree tree;
   private Path main;
   private Path a;
   private Path b;
@@ -49,16 +50,10 @@ class TransformIT extends PluginTestBase {
   @BeforeEach
   void files() throws IOException {
     nvim.command("filetype on").join();
-    main = dir.resolve("main.pc");
-    a = dir.resolve("a.inc");
-    b = dir.resolve("b.inc");
-    Files.write(main, deck(MAIN));
-    Files.write(a, deck(A));
-    Files.write(b, deck(B));
-  }
-
-  static byte[] deck(String... lines) {
-    return (String.join("\n", lines) + "\n").getBytes(StandardCharsets.ISO_8859_1);
+    tree = IncludeTree.write(dir, MAIN, A, B);
+    main = tree.main;
+    a = tree.a;
+    b = tree.b;
   }
 
   private void edit(Path f) {
@@ -90,12 +85,6 @@ class TransformIT extends PluginTestBase {
     List<String> l = new ArrayList<>(List.of(lines));
     for (int i = 0; i < changes.length; i += 2) l.set((Integer) changes[i], (String) changes[i + 1]);
     return l;
-  }
-
-  private void assertDisk() throws IOException {
-    assertArrayEquals(deck(MAIN), Files.readAllBytes(main));
-    assertArrayEquals(deck(A), Files.readAllBytes(a));
-    assertArrayEquals(deck(B), Files.readAllBytes(b));
   }
 
   /** Runs {@code :NvimpamTransform ...}; what it told in full (its error is a notification too). */
@@ -130,7 +119,7 @@ class TransformIT extends PluginTestBase {
     assertEquals(mainAfter, lines(main));
     assertEquals(aAfter, lines(a));
     assertEquals(bAfter, lines(b));
-    assertDisk();
+    tree.assertOnDisk();
     assertEquals("nvimpam: rotate z 90: 6 nodes moved in main.pc, a.inc, b.inc; :wall writes them; 1 card with geometry of their own"
         + " not transformed", told);
     assertEquals("not transformed: FRAME 5: its vectors are not transformed", lua("return vim.fn.getqflist()[4].text"));
@@ -157,7 +146,7 @@ class TransformIT extends PluginTestBase {
     assertEquals("nvimpam: translate 0 0 5: 2 nodes moved in main.pc", told);
     assertEquals(List.of(with(MAIN, 3, node(1, "0.", "0.", "5."), 4, node(2, "1.5", "0.", "5.")), List.of(A), List.of(B)),
         headless("--lines", "main.pc:4-5", "translate", "0", "0", "5"));
-    assertDisk();
+    tree.assertOnDisk();
   }
 
   @Test
@@ -185,7 +174,7 @@ class TransformIT extends PluginTestBase {
     assertEquals("nvimpam: mirror y 1 part=10,11: 6 nodes moved, 2 elements reversed in main.pc, a.inc, b.inc; :wall writes them; "
         + "1 card with geometry of their own not transformed", told);
     assertEquals(List.of(mainAfter, aAfter, bAfter), headless("--part", "10,11", "mirror", "y", "1"));
-    assertDisk();
+    tree.assertOnDisk();
     undo(main);
     undo(a);
     undo(b);
@@ -203,6 +192,6 @@ class TransformIT extends PluginTestBase {
     assertTrue(err.contains("cannot scale 2: main.pc line 4: node 1's X is no number (<X>); nothing changed"), err);
     assertEquals(with(MAIN, 3, node(1, "<X>", "0.", "0.")), lines(main));
     assertEquals(-1L, lua("return vim.fn.bufnr('" + a + "')"));
-    assertDisk();
+    tree.assertOnDisk();
   }
 }

@@ -7,6 +7,7 @@ local M = {}
 
 local api = vim.api
 local messages = require('nvimpam.ui.messages')
+local plural = messages.plural
 local paced = require('nvimpam.tree.paced')
 local pages = require('nvimpam.host.pages')
 local host = require('nvimpam.host')
@@ -16,10 +17,6 @@ local bufnr = require('nvimpam.core.buf').nr
 --- (for tests and scripts: the turns of the main loop the buffers took, the longest in ms of wall
 --- and of CPU time); `User NvimpamMergeDone` follows it.
 M.last = nil
-
-local function plural(n, noun)
-  return string.format('%d %s%s', n, noun, n == 1 and '' or 's')
-end
 
 local function done(state)
   M.last = state

@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import org.nvimpam.ids.IncludeFiles;
 
-/** What the headless commands need to know of a tree's file before they read its lines. */
-final class FileBytes {
+/** What the commands that write a tree need to know of its files before they read their lines. */
+public final class FileBytes {
   private FileBytes() {}
 
   /** The size of {@code p}, once {@link IncludeFiles#attributes} finds it readable; why not, thrown. */
@@ -24,7 +24,7 @@ final class FileBytes {
    * Whether the last of the {@code size} bytes of {@code p} is a line feed (an empty file counts
    * as ended): a last line without one is written back without one.
    */
-  static boolean lastTerminated(Path p, long size) throws IOException {
+  public static boolean lastTerminated(Path p, long size) throws IOException {
     if (size <= 0) return true;
     try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
       ByteBuffer b = ByteBuffer.allocate(1);

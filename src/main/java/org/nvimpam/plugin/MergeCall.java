@@ -1,11 +1,8 @@
 package org.nvimpam.plugin;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -18,6 +15,7 @@ import org.nvimpam.ids.IdTree;
 import org.nvimpam.ids.IntList;
 import org.nvimpam.ids.IncludeFiles;
 import org.nvimpam.lines.LineSource;
+import org.nvimpam.model.FileBytes;
 import org.nvimpam.model.Merge;
 import org.nvimpam.model.Renumber;
 import org.nvimpam.rpc.Encoder;
@@ -163,7 +161,7 @@ final class MergeCall {
       LineSource lines = m.live() != null ? m.live().withIds((x, deck) -> RenumberCall.copy(deck)) : m.disk().deck();
       if (lines == null) throw new IllegalArgumentException("nvimpam: " + m.label() + " is not loaded yet (run it again)");
       // a buffer is written with its last line ended (as 'fixeol' does); a file keeps how it ends
-      boolean eol = m.live() != null || terminated(m.path());
+      boolean eol = m.live() != null || FileBytes.lastTerminated(m.path(), java.nio.file.Files.size(m.path()));
       files.add(new Merge.Source(m.path(), lines, IdTree.version(m), eol));
     }
     List<Renumber.Refusal> problems = new ArrayList<>();
@@ -171,16 +169,5 @@ final class MergeCall {
       problems.add(new Renumber.Refusal(p.in().path(), p.at().line(), p.at().from(), p.message()));
     }
     return new Merge.Input(files, problems);
-  }
-
-  /** Whether the file's last byte is a line feed (an empty file counts as ended). */
-  private static boolean terminated(Path p) throws IOException {
-    try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
-      long size = ch.size();
-      if (size == 0) return true;
-      ByteBuffer one = ByteBuffer.allocate(1);
-      ch.read(one, size - 1);
-      return one.get(0) == '\n';
-    }
   }
 }

@@ -17,7 +17,7 @@ local hrtime = require('nvimpam.core.compat').uv.hrtime
 --- Milliseconds of changes per turn of the main loop.
 M.budget_ms = 5
 --- Lines per nvim_buf_set_lines call at most, where a part can be split.
-M.lines_per_call = 200
+M.lines_per_call = 100
 
 --- Starts a paced change of the buffers `o.bufs` (held from now on). The producer
 --- gives its parts with job.push(part, units) in the order they go in, and job.finish() after the

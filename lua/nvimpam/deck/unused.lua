@@ -9,8 +9,8 @@ local host = require('nvimpam.host')
 local messages = require('nvimpam.ui.messages')
 local plural = messages.plural
 local tree = require('nvimpam.tree.apply')
-local paced = require('nvimpam.tree.paced')
-local uv = require('nvimpam.core.compat').uv
+local hunks = require('nvimpam.tree.hunks')
+local pages = require('nvimpam.host.pages')
 
 -- A quickfix item at 0-based `lnum`, `col` of the tree's file `f` ({ buf } or { file }).
 local function item(f, lnum, col, text, type)
@@ -66,114 +66,17 @@ local function list(buf, answer, finish)
   finish()
 end
 
--- Refuses with every reason: in the message when they fit the command line, else in the
--- quickfix list.
-local function refuse(reasons)
-  local head = 'nvimpam: cannot remove the unused definitions'
-  local msg = string.format('%s: %s; nothing changed', head, table.concat(reasons, '; '))
-  if vim.fn.strdisplaywidth(msg) > vim.v.echospace then
-    local qf = {}
-    for i, r in ipairs(reasons) do
-      qf[i] = type(r) == 'table' and r or { text = r }
-    end
-    vim.fn.setqflist({}, ' ', { title = msg, items = qf })
-    msg = messages.fit({ string.format('%s: %s, nothing changed; :copen lists them', head, plural(#reasons, 'reason')),
-      string.format('%s: %s; :copen', head, plural(#reasons, 'reason')) })
-  end
-  error(host.error('bad_argument', msg), 0)
-end
-
---- The most time a slice of :NvimpamUnused!'s work holds Neovim's main loop, in ms.
-M.slice_ms = 8
-
--- Runs `step()` until it returns true, in slices of at most M.slice_ms (events and typing are
--- served between them), then `after()`; an error in a step ends it with `failed(e)`.
-local function sliced(step, after, failed)
-  local function go()
-    local t0 = uv.hrtime()
-    local ok, done = pcall(function()
-      repeat
-        if step() then
-          return true
-        end
-      until (uv.hrtime() - t0) / 1e6 >= M.slice_ms
-      return false
-    end)
-    if not ok then
-      failed(done)
-    elseif done then
-      after()
-    else
-      vim.schedule(go)
-    end
-  end
-  go()
-end
-
--- A step over the plans in order: `step(r)` on the current one until it returns true.
-local function over(plans, step)
-  local p = 1
-  return function()
-    if p <= #plans and step(plans[p]) then
-      p = p + 1
-    end
-    return p > #plans
-  end
-end
-
--- One step of the check of plan `r`: its next run of lines compared with the text the JVM read
--- (a final CR aside); true when done. r.stale: the first line (1-based) that differs.
-local function check_step(r)
-  local k = r.checked
-  if k >= #r.runs / 2 then
-    return true
-  end
-  local first, count = r.runs[2 * k + 1], r.runs[2 * k + 2]
-  if first + count > api.nvim_buf_line_count(r.target) then
-    r.stale = first + 1
-    return true
-  end
-  local got = api.nvim_buf_get_lines(r.target, first, first + count, true)
-  for i = 1, count do
-    if got[i]:gsub('\r$', '') ~= r.lines[r.read + i] then
-      r.stale = first + i
-      return true
-    end
-  end
-  r.read, r.checked = r.read + count, k + 1
-  return r.checked >= #r.runs / 2
-end
-
--- Deletes what the answer says, after checking every file (no warning, each buffer modifiable
--- and holding the text the JVM read, files not open writable): each buffer one undo step of its
--- own, the buffers 'nomodifiable' from the check to their last change. Then `finish()`.
-local function remove(buf, answer, finish)
+-- Deletes what the answer says (answer.change: a plugin.HunkAnswer, asked for when `before` =
+-- nvimpam.tree.hunks.ticks() was taken), after checking every file (no warning, each buffer
+-- modifiable and unchanged since, files not open as read and writable), in parts: each buffer one
+-- undo step of its own, held ('nomodifiable' among others) until its last change. Then `finish()`.
+local function remove(buf, answer, before, finish)
   local files = answer.files or {}
   local reasons = {}
   for _, it in ipairs(warning_items(answer)) do
     local f = it.bufnr and tree.name_of(it.bufnr, '', buf) or vim.fn.fnamemodify(it.filename or '', ':t')
-    reasons[#reasons + 1] = string.format('%s line %d: %s', f, it.lnum, it.text)
-  end
-  local plans = answer.remove or {}
-  local function name(r)
-    return tree.name_of(r.target, files[r.file].label, buf)
-  end
-  for _, r in ipairs(plans) do
-    local f = files[r.file]
-    local b = f.buf or tree.buffer_of(f.file)
-    local why
-    if b and api.nvim_buf_is_loaded(b) then
-      r.target = b
-      why = tree.cannot_change(b)
-    else
-      why = tree.not_writable(f.file)
-    end
-    if why then
-      reasons[#reasons + 1] = (r.target and name(r) or f.label) .. ' ' .. why
-    end
-  end
-  if #reasons > 0 then
-    refuse(reasons)
+    reasons[#reasons + 1] = { buf = it.bufnr, file = it.filename, lnum = it.lnum, col = it.col,
+      text = string.format('%s line %d: %s', f, it.lnum, it.text) }
   end
   local removed = 0
   local items = answer.items or {}
@@ -182,77 +85,37 @@ local function remove(buf, answer, finish)
       removed = removed + 1
     end
   end
-  if #plans == 0 then
+  local change = answer.change
+  change.refusals = reasons
+  if #reasons == 0 and #(change.files or {}) == 0 then
+    pages.drop('unused_lines', change.token)
     messages.info('nvimpam: nothing unused to remove in ' .. scope(buf, files))
-    finish()
-    return
+    return finish()
   end
-  local loaded = {}
-  for _, r in ipairs(plans) do
-    if not r.target then
-      local b = vim.fn.bufadd(files[r.file].file)
-      vim.fn.bufload(b)
-      vim.bo[b].buflisted = true
-      loaded[#loaded + 1] = b
-      r.target = b
-    end
-    r.checked, r.read, r.done = 0, 0, 0
-  end
-  local deleting = false
-  local function failed(e)
-    for _, b in ipairs(deleting and {} or loaded) do -- loaded for nothing: as they were, not open
-      pcall(api.nvim_buf_delete, b, {})
-    end
-    messages.report(e)
-    finish()
-  end
-  local function done()
-    local lines, names, qf = 0, {}, {}
-    for _, r in ipairs(plans) do
-      lines = lines + r.done
-      names[#names + 1] = name(r)
-      -- each file changed, where its first lines went
-      qf[#qf + 1] = { bufnr = r.target, lnum = math.min(r.runs[1] + 1, api.nvim_buf_line_count(r.target)), col = 1,
-        text = plural(r.done, 'line') .. ' removed' }
-    end
-    local head = string.format('nvimpam: %s removed (%s)', plural(removed, 'unused definition'), plural(lines, 'line'))
-    vim.fn.setqflist({}, ' ', { title = string.format('%s in %s; :wall writes them', head, table.concat(names, ', ')), items = qf })
-    messages.info(messages.fit({ string.format('%s in %s; :wall writes them', head, table.concat(names, ', ')),
-      string.format('nvimpam: %d unused removed from %s; :wall writes them, :copen lists them', removed, plural(#names, 'file')),
-      string.format('nvimpam: %d unused removed from %s; :wall writes, :copen lists', removed, plural(#names, 'file')),
-      string.format('nvimpam: %d unused removed; :wall, :copen', removed) }))
-    finish()
-  end
-  -- the buffers held ('nomodifiable' among others) from the check to their last change
-  local bufs, total = {}, 0
-  for _, r in ipairs(plans) do
-    bufs[#bufs + 1] = r.target
-    for k = 1, #r.runs, 2 do
-      total = total + r.runs[k + 1]
-    end
-  end
-  local job = paced.start({ bufs = bufs, head = 'nvimpam: removing the unused definitions', total = total,
-    on_done = done, on_error = failed })
-  sliced(over(plans, check_step), function()
-    for _, r in ipairs(plans) do
-      if r.stale then
-        reasons[#reasons + 1] = string.format('%s line %d is not the text read (write or reload the buffer)', name(r), r.stale)
+  hunks.apply({ plan = change, before = before, buf = buf, head = 'nvimpam: removing the unused definitions',
+    refuse_head = 'nvimpam: cannot remove the unused definitions', what = 'the removal', lines = pages.source('unused_lines'),
+    done = function(state)
+      if not state.result then
+        finish()
       end
-    end
-    if #reasons > 0 then
-      local _, e = pcall(refuse, reasons)
-      return job.fail(e)
-    end
-    deleting = true
-    for _, r in ipairs(plans) do
-      for k = #r.runs / 2 - 1, 0, -1 do -- from the bottom: the runs above keep their numbers
-        local first, count = r.runs[2 * k + 1], r.runs[2 * k + 2]
-        job.push({ buf = r.target, from = first, to = first + count, lines = {} }, count)
-        r.done = r.done + count
+    end,
+    on_done = function(changed)
+      local lines, names, qf = 0, {}, {}
+      for _, f in ipairs(changed) do
+        lines = lines + f.lines
+        names[#names + 1] = tree.name_of(f.target, f.label, buf)
+        -- each file changed, where its first lines went
+        qf[#qf + 1] = { bufnr = f.target, lnum = math.min(f.hunks[1] + 1, api.nvim_buf_line_count(f.target)), col = 1,
+          text = plural(f.lines, 'line') .. ' removed' }
       end
-    end
-    job.finish()
-  end, job.fail)
+      local head = string.format('nvimpam: %s removed (%s)', plural(removed, 'unused definition'), plural(lines, 'line'))
+      vim.fn.setqflist({}, ' ', { title = string.format('%s in %s; :wall writes them', head, table.concat(names, ', ')), items = qf })
+      messages.info(messages.fit({ string.format('%s in %s; :wall writes them', head, table.concat(names, ', ')),
+        string.format('nvimpam: %d unused removed from %s; :wall writes them, :copen lists them', removed, plural(#names, 'file')),
+        string.format('nvimpam: %d unused removed from %s; :wall writes, :copen lists', removed, plural(#names, 'file')),
+        string.format('nvimpam: %d unused removed; :wall, :copen', removed) }))
+      finish()
+    end })
 end
 
 --- :NvimpamUnused[!]: the unused definitions of the include tree of `buf` (nodes, parts,
@@ -265,6 +128,7 @@ end
 ---@param bang boolean
 ---@param done? fun(answer: table?)
 function M.run(buf, bang, done)
+  local before = hunks.ticks()
   host.call('unused', { buf, bang and true or false }, function(e, answer)
     vim.schedule(function()
       if e then
@@ -275,7 +139,12 @@ function M.run(buf, bang, done)
             done(answer)
           end
         end
-        local ok, err = pcall(bang and remove or list, buf, answer, finish)
+        local ok, err
+        if bang then
+          ok, err = pcall(remove, buf, answer, before, finish)
+        else
+          ok, err = pcall(list, buf, answer, finish)
+        end
         if not ok then
           messages.report(err)
           finish()

@@ -105,7 +105,7 @@ local function apply(o, files)
   end
   -- the lines of a page of file f, in its hunks, as parts: a hunk's first lines replace its old
   -- ones line for line, the lines beyond those are inserted after them, and the old lines beyond
-  -- its new ones are deleted after them (each part splits into calls of a few hundred lines)
+  -- its new ones are deleted after them (nvimpam.tree.paced splits a part into calls of 100 lines)
   local function parts(f, lines)
     local h, i = f.hunks, 1
     while 3 * f.hunk < #h do

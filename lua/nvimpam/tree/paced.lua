@@ -1,5 +1,6 @@
 -- A large change applied a few milliseconds at a time (:NvimpamOffset, :NvimpamRenumber,
--- :NvimpamTransform, :NvimpamMerge): Neovim's main loop stays the user's. Its parts come from a
+-- :NvimpamTransform, :NvimpamExtract, :NvimpamUnused!, :NvimpamMerge): Neovim's main loop stays
+-- the user's. Its parts come from a
 -- producer (often as pages of lines from the JVM) and go in, in the order they came, a budget of
 -- milliseconds per turn of the main loop. Meanwhile each buffer changed is 'nomodifiable' (the
 -- user's typing cannot interleave), its change one undo step (:undojoin between the parts), and
@@ -32,7 +33,7 @@ M.lines_per_call = 100
 ---@return table job { push = fun(part: table, units?: integer), finish = fun(), fail = fun(err: any) }
 function M.start(o)
   local job = {}
-  local queue, first = {}, 1 -- parts waiting: queue[first ..]
+  local queue, first, last = {}, 1, 0 -- parts waiting: queue[first .. last] (those put in are let go)
   local saved, started = {}, {}
   local finished, running = false, false
   local units, shown = 0, -1
@@ -66,7 +67,7 @@ function M.start(o)
       return
     end
     ended = true
-    queue, first = {}, 1
+    queue, first, last = {}, 1, 0
     release()
     o.on_error(e, units)
   end
@@ -97,17 +98,22 @@ function M.start(o)
     end
     return out
   end
-  -- puts (some of) the first part in; a part replaced or inserted line for line is split, its
-  -- lines p.lines[p.i ..] still to go
+  -- puts (some of) the first part in; a part replaced or inserted line for line, or deleted, is
+  -- split, its lines p.lines[p.i ..] still to go
   local function put(p)
     if p.run then
-      first = first + 1
+      queue[first], first = nil, first + 1
       return p.run()
     end
     local i = p.i or 1
     local n, span = #p.lines - i + 1, p.to - p.from
+    if n == 0 and span > M.lines_per_call then -- a deletion, from its top, a call's worth at a time
+      set(p.buf, p.from, p.from + M.lines_per_call, {})
+      p.to = p.to - M.lines_per_call
+      return
+    end
     if n <= M.lines_per_call or (span ~= n and span ~= 0) then -- the rest at once
-      first = first + 1
+      queue[first], first = nil, first + 1
       waiting = waiting - n
       set(p.buf, p.from, p.to, i == 1 and p.lines or slice(p.lines, i, #p.lines))
       units = units + (p.units or 0)
@@ -125,12 +131,12 @@ function M.start(o)
     if ended then
       return
     end
-    if first <= #queue then
+    if first <= last then
       local ok, e = pcall(function()
         local t0, c0 = hrtime(), os.clock()
         repeat -- at least one part a turn
           put(queue[first])
-        until first > #queue or (hrtime() - t0) / 1e6 >= M.budget_ms
+        until first > last or (hrtime() - t0) / 1e6 >= M.budget_ms
         stats.turns = stats.turns + 1
         stats.longest_ms = math.max(stats.longest_ms, (hrtime() - t0) / 1e6)
         stats.longest_cpu_ms = math.max(stats.longest_cpu_ms, (os.clock() - c0) * 1000)
@@ -139,8 +145,8 @@ function M.start(o)
         return job.fail(e)
       end
     end
-    if first > #queue then
-      queue, first, running = {}, 1, false
+    if first > last then
+      queue, first, last, running = {}, 1, 0, false
       if finished then
         ended = true
         release()
@@ -170,7 +176,8 @@ function M.start(o)
     end
     part.units = n
     waiting = waiting + (part.lines and #part.lines or 0)
-    queue[#queue + 1] = part
+    last = last + 1
+    queue[last] = part
     wake()
   end
   function job.finish()

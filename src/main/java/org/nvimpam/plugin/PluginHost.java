@@ -157,7 +157,8 @@ public final class PluginHost {
       Map.entry("merge_lines", (h, a) -> Pages.lines("merge_lines", a)),
       Map.entry("renumber_lines", (h, a) -> Pages.lines("renumber_lines", a)),
       Map.entry("transform_lines", (h, a) -> Pages.lines("transform_lines", a)),
-      Map.entry("extract_lines", (h, a) -> Pages.lines("extract_lines", a)));
+      Map.entry("extract_lines", (h, a) -> Pages.lines("extract_lines", a)),
+      Map.entry("unused_lines", (h, a) -> Pages.lines("unused_lines", a)));
 
   /** An id call ({@link IdCalls}) on the buffer of its first argument. */
   private static Map.Entry<String, Call> ids(String method, IdCalls.Call call) {

@@ -9,6 +9,7 @@ import org.nvimpam.deck.ProblemCode;
 import org.nvimpam.ids.IdBuffer;
 import org.nvimpam.ids.IdService;
 import org.nvimpam.ids.IdTree;
+import org.nvimpam.model.Renumber;
 import org.nvimpam.model.Unused;
 import org.nvimpam.rpc.Encoder;
 
@@ -16,17 +17,16 @@ import org.nvimpam.rpc.Encoder;
  * :NvimpamUnused: the unused definitions ({@link Unused}) of the include tree a buffer belongs
  * to, as the plugin holds it (open buffers as they are, unsaved edits included; the other files
  * as on disk), off Neovim's main loop. With {@code remove}, also what :NvimpamUnused! deletes: per
- * file, the runs of lines and their text (which Lua compares with the buffer before it deletes
- * anything), each card read again just before to see that it is still the card found.
+ * file, the runs of lines as hunks that Lua checks and applies in parts (nvimpam.tree.hunks), each
+ * card read again just before to see that it is still the card found.
  */
 final class UnusedCall {
   private UnusedCall() {}
 
   /**
    * {files = [{buf|file, label}], items = [file (1-based), lnum, col, end_col, removable, message,
-   * ...] (at most {@code cap}), total, warnings = [file, lnum, col, message, ...], remove = [{file,
-   * runs = [first, count, ...], lines = [text, ...]}] (with {@code remove})}: lines and columns
-   * 0-based.
+   * ...] (at most {@code cap}), total, warnings = [file, lnum, col, message, ...], change = the
+   * lines to remove, a {@link HunkAnswer} (with {@code remove})}: lines and columns 0-based.
    */
   static Encoder run(IdService svc, IdBuffer b, boolean remove, int cap) {
     IdTree tree = svc.treeOf(b);
@@ -51,7 +51,7 @@ final class UnusedCall {
     }
     Unused.Result r = u.finish(paths, lines);
     List<Unused.Warning> warnings = new ArrayList<>(r.warnings());
-    List<Object[]> removal = remove ? removal(u, members, r, warnings) : List.of();
+    HunkAnswer change = remove ? new HunkAnswer("unused_lines", members, removal(u, members, r, warnings), List.of()) : null;
     List<Unused.Item> items = r.items();
     int shown = Math.min(cap, items.size());
     return out -> {
@@ -73,30 +73,23 @@ final class UnusedCall {
       out.packString("warnings").packArrayHeader(4 * warnings.size());
       for (Unused.Warning w : warnings) out.packInt(w.file() + 1).packInt(w.line()).packInt(w.col()).packString(w.message());
       if (remove) {
-        out.packString("remove").packArrayHeader(removal.size());
-        for (Object[] f : removal) {
-          long[] runs = (long[]) f[1];
-          @SuppressWarnings("unchecked")
-          List<byte[]> texts = (List<byte[]>) f[2];
-          out.packMapHeader(3);
-          out.packString("file").packInt((Integer) f[0] + 1);
-          out.packString("runs").packArrayHeader(runs.length);
-          for (int k = 0; k < runs.length; k += 2) out.packLong(runs[k]).packLong(runs[k + 1] - runs[k]);
-          out.packString("lines").packArrayHeader(texts.size());
-          for (byte[] t : texts) out.packRawStringHeader(t.length).writePayload(t);
-        }
+        out.packString("change").packMapHeader(HunkAnswer.KEYS);
+        change.pack(out);
       }
     };
   }
 
   /**
-   * Per file with something to remove: {file, runs, the runs' lines}, read under the buffer's lock
-   * after each card is found again where it was (else a warning: the buffer changed meanwhile).
+   * Per file, the runs of lines to remove as hunks (none where nothing goes), each card found again
+   * where it was under the buffer's lock (else none and a warning: the buffer changed meanwhile).
    */
-  private static List<Object[]> removal(Unused u, List<IdTree.Member> members, Unused.Result r, List<Unused.Warning> warnings) {
+  private static List<List<Renumber.Hunk>> removal(Unused u, List<IdTree.Member> members, Unused.Result r,
+      List<Unused.Warning> warnings) {
     long[][] runs = Unused.runs(r);
-    List<Object[]> out = new ArrayList<>();
+    List<List<Renumber.Hunk>> out = new ArrayList<>();
+    byte[][] none = new byte[0][];
     for (int f = 0; f < runs.length; f++) {
+      out.add(List.of());
       if (runs[f].length == 0) continue;
       Map<Integer, List<Unused.Item>> cards = new LinkedHashMap<>();
       for (Unused.Item it : r.removable()) {
@@ -104,27 +97,20 @@ final class UnusedCall {
       }
       IdTree.Member m = members.get(f);
       int version = IdTree.version(m);
-      long[] fr = runs[f];
-      String changed = m.label() + " changed while it was read (run it again)";
-      List<byte[]> texts = IdTree.read(m, (deck, defs) -> {
+      Boolean holds = IdTree.read(m, (deck, defs) -> {
         for (List<Unused.Item> card : cards.values()) {
           long[] keys = card.stream().mapToLong(Unused.Item::key).toArray();
-          if (!u.holds(deck, version, card.get(0).line(), card.get(0).lines(), keys)) return null;
+          if (!u.holds(deck, version, card.get(0).line(), card.get(0).lines(), keys)) return false;
         }
-        List<byte[]> t = new ArrayList<>();
-        for (int k = 0; k < fr.length; k += 2) {
-          for (long l = fr[k]; l < fr[k + 1]; l++) {
-            int s = deck.start((int) l);
-            t.add(java.util.Arrays.copyOfRange(deck.bytes((int) l), s, s + deck.contentLength((int) l)));
-          }
-        }
-        return t;
+        return true;
       });
-      if (texts == null) {
-        warnings.add(new Unused.Warning(f, 0, 0, changed));
+      if (!Boolean.TRUE.equals(holds)) {
+        warnings.add(new Unused.Warning(f, 0, 0, m.label() + " changed while it was read (run it again)"));
         continue;
       }
-      out.add(new Object[] {f, fr, texts});
+      List<Renumber.Hunk> hs = new ArrayList<>();
+      for (int k = 0; k < runs[f].length; k += 2) hs.add(new Renumber.Hunk((int) runs[f][k], (int) runs[f][k + 1], none));
+      out.set(f, hs);
     }
     return out;
   }

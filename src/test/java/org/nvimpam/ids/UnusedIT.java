@@ -113,8 +113,9 @@ class UnusedIT extends PluginTestBase {
     edit(main);
     // a change of the user's own just before, through the API: the deletion must not join it
     lua("vim.api.nvim_buf_set_lines(0, -1, -1, true, { '$ mine' })");
-    // one run of lines a slice, and the undo blocks closed between slices (as a command typed meanwhile would)
-    lua("require('nvimpam.deck.unused').slice_ms = 0 local s = vim.schedule vim.schedule = function(f) s(function() "
+    // one line a part, a part a turn, and the undo blocks closed between turns (as a command typed meanwhile would)
+    lua("require('nvimpam.tree.paced').lines_per_call = 1 require('nvimpam.tree.paced').budget_ms = 0 "
+        + "local s = vim.schedule vim.schedule = function(f) s(function() "
         + "for _, b in ipairs(vim.api.nvim_list_bufs()) do if vim.api.nvim_buf_is_loaded(b) then require('nvimpam.core.undo').close(b) end end "
         + "f() end) end");
     unused(true);
@@ -171,7 +172,7 @@ class UnusedIT extends PluginTestBase {
         + "function(e, r) vim.schedule(function() vim.api.nvim_buf_set_lines(vim.fn.bufnr('" + a + "'), 2, 3, true, { '$ mine' }) end) "
         + "cb(e, r) end, buf) end");
     unused(true);
-    assertEquals("nvimpam: cannot remove the unused definitions: a.inc line 3 is not the text read (write or reload the buffer); "
+    assertEquals("nvimpam: cannot remove the unused definitions: a.inc changed while the change was planned (run it again); "
         + "nothing changed", lua("return vim.fn.getqflist({ title = 0 }).title"), lastNote());
     assertEquals(List.of(MAIN), lines(main));
     List<String> mine = new ArrayList<>(List.of(A));

@@ -61,8 +61,15 @@ public final class Renumber {
     public static final Scope ALL = new Scope(-1, 0, 0, null);
   }
 
-  /** Lines {@code [first, last)} of a source become {@code lines}. */
-  public record Hunk(int first, int last, byte[][] lines) {}
+  /**
+   * Lines {@code [first, last)} of a source become {@code lines}; {@code changed} of them differ
+   * (a hunk may take unchanged lines between changed ones along: {@link Hunks#GAP}).
+   */
+  public record Hunk(int first, int last, byte[][] lines, int changed) {
+    public Hunk(int first, int last, byte[][] lines) {
+      this(first, last, lines, last - first);
+    }
+  }
 
   /**
    * What {@link #plan} found: each source's hunks, in line order (to be applied only when nothing

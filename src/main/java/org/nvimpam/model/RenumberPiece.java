@@ -377,13 +377,15 @@ final class RenumberPiece implements IdScanner.Sink, IdScanner.Undescribed {
 
   /**
    * The changed lines of a plan's file, merged into hunks of consecutive lines that stay one line
-   * each; a GES line continued on new lines is a hunk of its own (so that a hunk of as many lines
+   * each (with the unchanged lines of a gap of at most {@link Hunks#GAP} between them, as they
+   * are); a GES line continued on new lines is a hunk of its own (so that a hunk of as many lines
    * as it replaces can be applied a part at a time).
    */
   static List<Hunk> hunks(RenumberFile f) {
     List<Hunk> out = new ArrayList<>();
     int first = -1;
     int last = -1;
+    int same = 0; // the unchanged lines taken along in the open hunk
     List<byte[]> lines = new ArrayList<>();
     List<byte[]> one = new ArrayList<>();
     for (RenumberPiece p : f.pieces) {
@@ -396,9 +398,15 @@ final class RenumberPiece implements IdScanner.Sink, IdScanner.Undescribed {
           one.add(Arrays.copyOfRange(p.out.a, s, k));
           s = k + 1;
         }
+        if (first >= 0 && one.size() == 1 && line > last && line - last <= Hunks.GAP && f.deck != null) {
+          for (int g = last; g < line; g++) lines.add(Hunks.raw(f.deck, g)); // a few lines as they are: fewer hunks
+          same += line - last;
+          last = line;
+        }
         if (line != last || one.size() != 1) {
-          if (first >= 0) out.add(new Hunk(first, last, lines.toArray(new byte[0][])));
+          if (first >= 0) out.add(new Hunk(first, last, lines.toArray(new byte[0][]), last - first - same));
           first = -1;
+          same = 0;
           lines.clear();
         }
         if (one.size() != 1) {
@@ -410,7 +418,7 @@ final class RenumberPiece implements IdScanner.Sink, IdScanner.Undescribed {
         lines.add(one.get(0));
       }
     }
-    if (first >= 0) out.add(new Hunk(first, last, lines.toArray(new byte[0][])));
+    if (first >= 0) out.add(new Hunk(first, last, lines.toArray(new byte[0][]), last - first - same));
     return out;
   }
 

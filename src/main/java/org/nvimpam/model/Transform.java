@@ -956,8 +956,9 @@ public final class Transform {
   }
 
   /**
-   * {@code edits} (in line order) as hunks: each run of consecutive lines they change, its lines
-   * with the edits made (each line's CR kept), for a change applied in parts.
+   * {@code edits} (in line order) as hunks: each run of the lines they change (with the unchanged
+   * lines of a gap of at most {@link Hunks#GAP} between them), its lines with the edits made (each
+   * line's CR kept), for a change applied in parts.
    */
   public static List<Renumber.Hunk> hunks(LineSource src, List<Edit> edits) {
     List<Renumber.Hunk> out = new ArrayList<>();
@@ -966,9 +967,11 @@ public final class Transform {
       int first = edits.get(k).line();
       int last = first;
       int j = k;
-      while (j < edits.size() && edits.get(j).line() <= last + 1) last = edits.get(j++).line();
+      while (j < edits.size() && edits.get(j).line() <= last + 1 + Hunks.GAP) last = edits.get(j++).line();
       byte[][] lines = new byte[last - first + 1][];
+      int changed = 0;
       for (int i = first; i <= last; i++) {
+        if (k < j && edits.get(k).line() == i) changed++;
         java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream(src.length(i) + 16);
         byte[] a = src.bytes(i);
         int off = src.start(i);
@@ -982,7 +985,7 @@ public final class Transform {
         b.write(a, off + pos, src.length(i) - pos);
         lines[i - first] = b.toByteArray();
       }
-      out.add(new Renumber.Hunk(first, last + 1, lines));
+      out.add(new Renumber.Hunk(first, last + 1, lines, changed));
     }
     return out;
   }

@@ -73,7 +73,7 @@ final class HunkAnswer {
       int lines = 0;
       int count = 0;
       for (Renumber.Hunk h : hs) {
-        lines += h.last() - h.first();
+        lines += h.changed();
         count += h.lines().length;
       }
       out.packString("lines").packInt(lines);

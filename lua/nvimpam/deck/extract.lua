@@ -6,20 +6,15 @@ local M = {}
 
 local hunks = require('nvimpam.tree.hunks')
 local pages = require('nvimpam.host.pages')
-local host = require('nvimpam.host')
+local paced = require('nvimpam.tree.paced')
 local messages = require('nvimpam.ui.messages')
 local bufnr = require('nvimpam.core.buf').nr
-
-local api = vim.api
 
 --- The last run: { done, refused, error, result, buffer (the new file's), turns, longest_ms,
 --- longest_cpu_ms } (for tests and scripts); `User NvimpamExtractDone` follows it.
 M.last = nil
 
-local function done(state)
-  M.last = state
-  api.nvim_exec_autocmds('User', { pattern = 'NvimpamExtractDone', modeline = false })
-end
+local done = paced.outcome(M, 'NvimpamExtractDone')
 
 --- :[range]NvimpamExtract {file} [part={ids}]: moves the parts' PART cards, their elements and the
 --- nodes no other element uses (or the whole cards the range touches) into {file}, a new file
@@ -36,40 +31,27 @@ function M.command(o)
     line1, line2 = o.line1, o.line2
   end
   local head = 'nvimpam: extract to ' .. tostring(file)
-  local before = hunks.ticks()
   M.last = { done = false }
-  api.nvim_echo({ { head .. ': planning…' } }, false, {})
-  host.call('extract', { buf, file or '', words, line1, line2 }, function(err, plan)
-    vim.schedule(function()
-      if err then
-        done({ done = true, error = err })
-        messages.report(err)
-        return
+  hunks.call('extract', { buf, file or '', words, line1, line2 }, { buf = buf, head = head,
+    refuse_head = 'nvimpam: cannot extract to ' .. tostring(file), what = 'extract', done = done,
+    lines = pages.source('extract_lines'),
+    on_done = function(files, stats, plan)
+      local nb, changed = nil, 0
+      for _, f in ipairs(files) do
+        if f.new then
+          nb = f.target
+        else
+          changed = changed + 1
+        end
       end
-      hunks.apply({ plan = plan, before = before, buf = buf, head = head, refuse_head = 'nvimpam: cannot extract to '
-        .. tostring(file), what = 'extract', done = done,
-        lines = pages.source('extract_lines'),
-        on_done = function(files, stats)
-          stats = stats or {}
-          local nb, changed = nil, 0
-          for _, f in ipairs(files) do
-            if f.new then
-              nb = f.target
-            else
-              changed = changed + 1
-            end
-          end
-          done({ done = true, result = plan, buffer = nb, turns = stats.turns, longest_ms = stats.longest_ms,
-            longest_cpu_ms = stats.longest_cpu_ms })
-          local c, name = plan.cards, vim.fn.fnamemodify(plan.target, ':t')
-          vim.notify(messages.fit({ string.format(
-            'nvimpam: %d cards (%d parts, %d elements, %d nodes) moved to %s, a new buffer; :wall writes it and %s',
-            c[1], c[2], c[3], c[4], name, messages.plural(changed, 'changed file')),
-            string.format('nvimpam: %d cards moved to %s; :wall writes it', c[1], name) }), vim.log.levels.INFO,
-            { title = 'nvimpam' })
-        end })
-    end)
-  end, buf)
+      done(paced.finished(plan, stats, { buffer = nb }))
+      local c, name = plan.cards, vim.fn.fnamemodify(plan.target, ':t')
+      vim.notify(messages.fit({ string.format(
+        'nvimpam: %d cards (%d parts, %d elements, %d nodes) moved to %s, a new buffer; :wall writes it and %s',
+        c[1], c[2], c[3], c[4], name, messages.plural(changed, 'changed file')),
+        string.format('nvimpam: %d cards moved to %s; :wall writes it', c[1], name) }), vim.log.levels.INFO,
+        { title = 'nvimpam' })
+    end })
 end
 
 return M

@@ -18,10 +18,7 @@ local bufnr = require('nvimpam.core.buf').nr
 --- and of CPU time); `User NvimpamMergeDone` follows it.
 M.last = nil
 
-local function done(state)
-  M.last = state
-  api.nvim_exec_autocmds('User', { pattern = 'NvimpamMergeDone', modeline = false })
-end
+local done = paced.outcome(M, 'NvimpamMergeDone')
 
 --- The words of :NvimpamMerge: { outdir, decks, offsets } (paths absolute), or an error value.
 ---@param fargs string[]
@@ -173,8 +170,7 @@ function M.run(buf, outdir, decks, offsets)
         api.nvim_set_current_buf(master)
         local title = string.format('%s: %s merged, %s new buffers', head, plural(#decks + 1, 'deck'), #made)
         vim.fn.setqflist({}, ' ', { title = title, items = items })
-        done({ done = true, result = plan, buffers = made, turns = stats.turns, longest_ms = stats.longest_ms,
-          longest_cpu_ms = stats.longest_cpu_ms })
+        done(paced.finished(plan, stats, { buffers = made }))
         vim.notify(messages.fit({
           string.format('%s: %s merged into %s new buffers, not written; :wall writes them, :copen lists the offsets',
             head, plural(#decks + 1, 'deck'), #made),

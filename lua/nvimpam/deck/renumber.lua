@@ -4,12 +4,12 @@
 -- nvimpam.tree.hunks checks every buffer and applies them in parts.
 local M = {}
 
-local api = vim.api
 local messages = require('nvimpam.ui.messages')
 local plural = messages.plural
 local host = require('nvimpam.host')
 local hunks = require('nvimpam.tree.hunks')
 local pages = require('nvimpam.host.pages')
+local paced = require('nvimpam.tree.paced')
 local layout = require('nvimpam.model.layout')
 local named = require('nvimpam.ids.at').named
 local bufnr = require('nvimpam.core.buf').nr
@@ -19,10 +19,7 @@ local bufnr = require('nvimpam.core.buf').nr
 --- `User NvimpamRenumberDone` follows it.
 M.last = nil
 
-local function done(state)
-  M.last = state
-  api.nvim_exec_autocmds('User', { pattern = 'NvimpamRenumberDone', modeline = false })
-end
+local done = paced.outcome(M, 'NvimpamRenumberDone')
 
 -- part=1,2,5:9 -> { 1, 2, 5, 6, 7, 8, 9 }, or nil and why.
 local function part_ids(s)
@@ -99,42 +96,30 @@ function M.run(buf, kind, amount, dense, opts)
     scope = { from = opts.range[1] - 1, to = opts.range[2] }
     head = head .. string.format(' (lines %d-%d)', opts.range[1], opts.range[2])
   end
-  local before = hunks.ticks()
   M.last = { done = false }
-  api.nvim_echo({ { head .. ': planning…' } }, false, {})
-  host.call('renumber', { buf, kind, amount, dense, scope }, function(err, plan)
-    vim.schedule(function()
-      if err then
-        done({ done = true, error = err })
-        messages.report(err)
+  hunks.call('renumber', { buf, kind, amount, dense, scope }, { buf = buf, head = head, what = what, done = done,
+    lines = pages.source('renumber_lines'),
+    on_done = function(files, stats, plan)
+      if not stats then
+        done(paced.finished(plan))
+        vim.notify(head .. ': nothing to change', vim.log.levels.INFO, { title = 'nvimpam' })
         return
       end
-      hunks.apply({ plan = plan, before = before, buf = buf, head = head, what = what, done = done,
-        lines = pages.source('renumber_lines'),
-        on_done = function(files, stats)
-          if not stats then
-            done({ done = true, result = plan })
-            vim.notify(head .. ': nothing to change', vim.log.levels.INFO, { title = 'nvimpam' })
-            return
-          end
-          local items, lines = {}, 0
-          for _, f in ipairs(files) do
-            lines = lines + f.lines
-            items[#items + 1] = { bufnr = f.target, lnum = f.hunks[1] + 1, col = 1,
-              text = string.format('%s: %s changed', (head:gsub('^nvimpam: ', '')), plural(f.lines, 'line')) }
-          end
-          local others = #files > 1 or files[1].target ~= buf
-          vim.fn.setqflist({}, ' ', { title = string.format('%s: %s in %s, %s', head, plural(plan.changed, 'value'),
-            plural(#files, 'file'), plural(lines, 'line')), items = items })
-          local tail = others and { '; :wall writes them, :copen lists them', '; :wall, :copen' } or { '', '' }
-          done({ done = true, result = plan, turns = stats.turns, longest_ms = stats.longest_ms,
-            longest_cpu_ms = stats.longest_cpu_ms })
-          vim.notify(messages.fit({
-            string.format('%s: %s in %s%s', head, plural(plan.changed, 'value'), plural(#files, 'file'), tail[1]),
-            string.format('%s: %s%s', head, plural(plan.changed, 'value'), tail[2]) }), vim.log.levels.INFO, { title = 'nvimpam' })
-        end })
-    end)
-  end, buf)
+      local items, lines = {}, 0
+      for _, f in ipairs(files) do
+        lines = lines + f.lines
+        items[#items + 1] = { bufnr = f.target, lnum = f.hunks[1] + 1, col = 1,
+          text = string.format('%s: %s changed', (head:gsub('^nvimpam: ', '')), plural(f.lines, 'line')) }
+      end
+      local others = #files > 1 or files[1].target ~= buf
+      vim.fn.setqflist({}, ' ', { title = string.format('%s: %s in %s, %s', head, plural(plan.changed, 'value'),
+        plural(#files, 'file'), plural(lines, 'line')), items = items })
+      local tail = others and { '; :wall writes them, :copen lists them', '; :wall, :copen' } or { '', '' }
+      done(paced.finished(plan, stats))
+      vim.notify(messages.fit({
+        string.format('%s: %s in %s%s', head, plural(plan.changed, 'value'), plural(#files, 'file'), tail[1]),
+        string.format('%s: %s%s', head, plural(plan.changed, 'value'), tail[2]) }), vim.log.levels.INFO, { title = 'nvimpam' })
+    end })
 end
 
 --- The commands' entry: o as commands.lua gives it (fargs, buf, range, line1, line2); `dense`

@@ -10,7 +10,7 @@ local messages = require('nvimpam.ui.messages')
 local plural = messages.plural
 local hunks = require('nvimpam.tree.hunks')
 local pages = require('nvimpam.host.pages')
-local host = require('nvimpam.host')
+local paced = require('nvimpam.tree.paced')
 local bufnr = require('nvimpam.core.buf').nr
 
 --- The operations, for completion.
@@ -33,10 +33,7 @@ end
 --- and scripts); `User NvimpamTransformDone` follows it.
 M.last = nil
 
-local function done(state)
-  M.last = state
-  api.nvim_exec_autocmds('User', { pattern = 'NvimpamTransformDone', modeline = false })
-end
+local done = paced.outcome(M, 'NvimpamTransformDone')
 
 -- What the transform did: one line (a longer one waits for Enter); the quickfix list names each
 -- file changed, at its first change, and each card with geometry of its own that stayed.
@@ -92,26 +89,13 @@ function M.command(o)
   end
   local what = table.concat(words, ' ')
   local head = 'nvimpam: ' .. what
-  local before = hunks.ticks()
   M.last = { done = false }
-  api.nvim_echo({ { head .. ': planning…' } }, false, {})
-  host.call('transform', { buf, words, line1, line2, o.bang == true }, function(err, plan)
-    vim.schedule(function()
-      if err then
-        done({ done = true, error = err })
-        messages.report(err)
-        return
-      end
-      hunks.apply({ plan = plan, before = before, buf = buf, head = head, refuse_head = 'nvimpam: cannot ' .. what, what = what, done = done,
-        lines = pages.source('transform_lines'),
-        on_done = function(files, stats)
-          stats = stats or {}
-          done({ done = true, result = plan, turns = stats.turns, longest_ms = stats.longest_ms,
-            longest_cpu_ms = stats.longest_cpu_ms })
-          report(what, plan, files, buf)
-        end })
-    end)
-  end, buf)
+  hunks.call('transform', { buf, words, line1, line2, o.bang == true }, { buf = buf, head = head,
+    refuse_head = 'nvimpam: cannot ' .. what, what = what, done = done, lines = pages.source('transform_lines'),
+    on_done = function(files, stats, plan)
+      done(paced.finished(plan, stats))
+      report(what, plan, files, buf)
+    end })
 end
 
 return M

@@ -74,6 +74,24 @@ function M.name_of(b, label, base)
   return vim.fn.fnamemodify(name, ':~:.')
 end
 
+--- The file at `path` loaded into a listed buffer (a file of the tree that was not open), its number.
+---@param path string
+---@return integer
+function M.load(path)
+  local b = vim.fn.bufadd(path)
+  vim.fn.bufload(b)
+  vim.bo[b].buflisted = true
+  return b
+end
+
+--- Deletes the buffers `bufs` loaded for a change that was then refused: as they were, not open.
+---@param bufs integer[]
+function M.unload(bufs)
+  for _, b in ipairs(bufs) do
+    pcall(api.nvim_buf_delete, b, {})
+  end
+end
+
 local buffer_of, not_writable, cannot_change, name_of = M.buffer_of, M.not_writable, M.cannot_change, M.name_of
 
 -- The first edit of file plan `f` whose bytes in `b` are not those the plan replaces: its line
@@ -204,18 +222,14 @@ function M.apply_files(files, buf, refused, refuse, verb)
   local loaded = {}
   for _, f in ipairs(files) do
     if not f.target then
-      local b = vim.fn.bufadd(f.file)
-      vim.fn.bufload(b)
-      vim.bo[b].buflisted = true
+      local b = M.load(f.file)
       loaded[#loaded + 1] = b
       f.target = b
       check(f)
     end
   end
   if #refused > 0 then
-    for _, b in ipairs(loaded) do -- loaded for nothing: as they were, not open
-      pcall(api.nvim_buf_delete, b, {})
-    end
+    M.unload(loaded)
     refuse()
   end
   for _, f in ipairs(files) do

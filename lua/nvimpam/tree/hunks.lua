@@ -85,7 +85,7 @@ local function apply(o, files)
   local job = paced.start({ bufs = bufs, head = head, total = total, low = pages.page_lines, on_low = function()
     fetch.more() -- the next page, while the last one's lines go in
   end, on_done = function(stats)
-    o.on_done(files, stats)
+    o.on_done(files, stats, o.plan)
   end, on_error = function(e, n)
     fetch.stop()
     o.done({ done = true, error = e })
@@ -155,9 +155,9 @@ end
 --- taken) and applies it in parts. `o.lines` (nvimpam.host.pages.source of the command's page
 --- call) asks the JVM for the new lines, and lets them go; `o.head` starts the progress, and
 --- `o.refuse_head` (else `o.head`) a refusal; `o.done(state)` records the end ({ done, refused |
---- error }); `o.on_done(files, stats)` follows the last part (each file's `target` buffer set;
---- stats nil when there was nothing to change).
----@param o { plan: table, before: table<integer, integer>, buf: integer, head: string, refuse_head?: string, what: string, lines: table, done: fun(state: table), on_done: fun(files: table[], stats: table|nil) }
+--- error }); `o.on_done(files, stats, plan)` follows the last part (each file's `target` buffer
+--- set; stats nil when there was nothing to change).
+---@param o { plan: table, before: table<integer, integer>, buf: integer, head: string, refuse_head?: string, what: string, lines: table, done: fun(state: table), on_done: fun(files: table[], stats: table|nil, plan: table) }
 function M.apply(o)
   local plan = o.plan
   local reasons = {}
@@ -203,9 +203,7 @@ function M.apply(o)
   local loaded = {}
   for _, f in ipairs(files) do
     if not f.target then
-      local b = vim.fn.bufadd(f.file)
-      vim.fn.bufload(b)
-      vim.bo[b].buflisted = true
+      local b = tree.load(f.file)
       loaded[#loaded + 1] = b
       f.target = b
       f.dos = vim.bo[b].fileformat == 'dos'
@@ -216,17 +214,36 @@ function M.apply(o)
     end
   end
   if #reasons > 0 then
-    for _, b in ipairs(loaded) do -- loaded for nothing: as they were, not open
-      pcall(api.nvim_buf_delete, b, {})
-    end
+    tree.unload(loaded)
     o.lines.drop(plan.token) -- the JVM lets the new lines go
     return refuse(o.refuse_head or o.head, reasons, o.done)
   end
   if #files == 0 then
     o.lines.drop(plan.token)
-    return o.on_done(files, nil)
+    return o.on_done(files, nil, plan)
   end
   apply(o, files)
+end
+
+--- Asks the JVM's call `method` (with `args`) for a plan of hunks, off Neovim's main loop, and
+--- applies it as M.apply does (`o` as for M.apply, without `plan` and `before`); an error of the
+--- call is reported and recorded with `o.done`.
+---@param method string
+---@param args any[]
+---@param o table
+function M.call(method, args, o)
+  local before = M.ticks()
+  api.nvim_echo({ { o.head .. ': planning…' } }, false, {})
+  host.call(method, args, function(err, plan)
+    vim.schedule(function()
+      if err then
+        o.done({ done = true, error = err })
+        return messages.report(err)
+      end
+      o.plan, o.before = plan, before
+      M.apply(o)
+    end)
+  end, o.buf)
 end
 
 return M

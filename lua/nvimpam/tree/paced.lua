@@ -20,6 +20,30 @@ M.budget_ms = 5
 --- Lines per nvim_buf_set_lines call at most, where a part can be split.
 M.lines_per_call = 100
 
+--- The end of a command that changes in parts: a function of its outcome that keeps it in
+--- `mod.last` (for tests and scripts) and fires `User {pattern}`.
+---@param mod table the command's module
+---@param pattern string the User event: 'NvimpamRenumberDone'
+---@return fun(state: table)
+function M.outcome(mod, pattern)
+  return function(state)
+    mod.last = state
+    api.nvim_exec_autocmds('User', { pattern = pattern, modeline = false })
+  end
+end
+
+--- The outcome of a change that went in: { done, result, turns, longest_ms, longest_cpu_ms } (stats
+--- nil or {} when nothing went in), with the fields of `extra`.
+---@param result any
+---@param stats? table
+---@param extra? table
+---@return table
+function M.finished(result, stats, extra)
+  stats = stats or {}
+  return vim.tbl_extend('force', { done = true, result = result, turns = stats.turns, longest_ms = stats.longest_ms,
+    longest_cpu_ms = stats.longest_cpu_ms }, extra or {})
+end
+
 --- Starts a paced change of the buffers `o.bufs` (held from now on). The producer
 --- gives its parts with job.push(part, units) in the order they go in, and job.finish() after the
 --- last. A part is { buf, from, to, lines } (0-based lines [from, to) become `lines`, numbered as

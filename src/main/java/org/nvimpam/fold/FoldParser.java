@@ -170,6 +170,15 @@ public final class FoldParser {
     return count;
   }
 
+  /** Whether the folds found are those of {@code old} from index {@code at} on, unmoved. */
+  boolean foundAre(FoldSet old, int at) {
+    for (int i = 0; i < count; i++) {
+      int j = at + i;
+      if (old.level1Start(j) != starts[i] || old.level1End(j) != ends[i] || old.level1Name(j) != ids[i]) return false;
+    }
+    return true;
+  }
+
   /** Copies the folds found into the arrays, from index {@code at}. */
   void copyFound(int[] toStarts, int[] toEnds, int[] toIds, int at) {
     System.arraycopy(starts, 0, toStarts, at, count);

@@ -1,6 +1,8 @@
 package org.nvimpam.fold;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -59,5 +61,18 @@ class FoldEngineTest {
     FoldSet before = e.folds();
     FoldSet after = e.apply(1, 2, Lines.ofLatin1(NODE + "\r"));
     assertEquals(before, after);
+  }
+
+  /** A value changed in a long run (as an offset of every node does, 100 lines at a time) copies no fold. */
+  @Test
+  void aValueEditKeepsTheFoldSetItself() {
+    String[] deck = new String[1_000];
+    java.util.Arrays.fill(deck, NODE);
+    deck[500] = SHELL;
+    FoldEngine e = engine(FoldOptions.GENERIC, deck);
+    FoldSet before = e.folds();
+    assertSame(before, e.apply(100, 200, Lines.ofLatin1(java.util.Collections.nCopies(100, NODE.replace(" 1 ", " 7 ")).toArray(new String[0]))));
+    assertSame(before, e.apply(500, 501, Lines.ofLatin1(SHELL.replace("  4", "  9"))));
+    assertNotSame(before, e.apply(500, 501, Lines.ofLatin1(NODE))); // a card of another kind: the run goes on
   }
 }

@@ -69,7 +69,7 @@ final class MergeCall {
     if (trees.size() < 2) throw new IllegalArgumentException("nvimpam: :NvimpamMerge needs another deck to merge this one with");
     List<Merge.Input> inputs = new ArrayList<>();
     for (IdTree t : trees) inputs.add(input(t));
-    Merge m = new Merge(new Merge.Options(List.of(), path(outDir), steps, Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()))),
+    Merge m = new Merge(new Merge.Options(List.of(), path(outDir), steps, PlanThreads.count()),
         null);
     Merge.Plan plan = m.plan(inputs);
     Path here = path(cwd);

@@ -56,7 +56,7 @@ final class RenumberCall {
     }
     Renumber.Scope scope = scope(args.get(4), t.memberOf(b), members);
     Renumber r = new Renumber(new Renumber.Options(List.of(change), null, false,
-        Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()))), null);
+        PlanThreads.count()), null);
     Renumber.Plan plan;
     try {
       plan = r.plan(sources, scope);

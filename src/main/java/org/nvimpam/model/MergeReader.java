@@ -16,8 +16,6 @@ import org.nvimpam.deck.ProblemCode;
 import org.nvimpam.ids.IdKinds;
 import org.nvimpam.ids.IdNames;
 import org.nvimpam.ids.IdScanner;
-import org.nvimpam.ids.IncludeFiles;
-import org.nvimpam.ids.IncludeWalk;
 import org.nvimpam.ids.IntList;
 import org.nvimpam.lines.LineSource;
 import org.nvimpam.model.MergeTree.Src;
@@ -37,42 +35,31 @@ final class MergeReader {
     t.declared = DeckVersion.declared(top.deck);
     top.version = t.declared > 0 ? t.declared : m.table.newestVersion();
     t.files.add(top);
-    try {
-      IncludeWalk.walk(top, new IncludeWalk.Members<Src>() {
-        @Override
-        public Path path(Src f) {
-          return f.path;
-        }
+    TreeWalk.walk(top, t.files, new TreeWalk.Members<Src>() {
+      @Override
+      public Path path(Src f) {
+        return f.path;
+      }
 
-        @Override
-        public List<IncludeLine> includes(Src f) {
-          return IncludeLine.of(f.deck);
-        }
+      @Override
+      public List<IncludeLine> includes(Src f) {
+        return IncludeLine.of(f.deck);
+      }
 
-        @Override
-        public Src open(Path p) throws IncludeFiles.Unreadable {
-          IncludeFiles.readable(p);
-          Src f;
-          try {
-            f = file(p);
-          } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-          }
-          int v = DeckVersion.declared(f.deck);
-          f.version = v > 0 ? v : top.version;
-          t.files.add(f);
-          return f;
-        }
+      @Override
+      public Src open(Path p) throws IOException {
+        Src f = file(p);
+        int v = DeckVersion.declared(f.deck);
+        f.version = v > 0 ? v : top.version;
+        return f;
+      }
 
-        @Override
-        public void problem(Src in, IncludeLine at, IncludeLine via, ProblemCode code, String message) {
-          t.complete = false;
-          refusals.add(new Renumber.Refusal(in.path, at.line(), at.from(), message + ": the deck cannot be merged without it"));
-        }
-      });
-    } catch (java.io.UncheckedIOException e) {
-      throw e.getCause();
-    }
+      @Override
+      public void problem(Src in, IncludeLine at, ProblemCode code, String message) {
+        t.complete = false;
+        refusals.add(new Renumber.Refusal(in.path, at.line(), at.from(), message + ": the deck cannot be merged without it"));
+      }
+    });
     definitions(t);
   }
 

@@ -13,7 +13,6 @@ import org.nvimpam.deck.IncludeLine;
 import org.nvimpam.deck.ProblemCode;
 import org.nvimpam.ids.IdKinds;
 import org.nvimpam.ids.IncludeFiles;
-import org.nvimpam.ids.IncludeWalk;
 import org.nvimpam.lines.LineSource;
 
 /**
@@ -174,41 +173,30 @@ public final class Renumber {
     int own = DeckVersion.declared(top.deck);
     top.version = own > 0 ? own : ids.table.newestVersion();
     files.add(top);
-    try {
-      IncludeWalk.walk(top, new IncludeWalk.Members<RenumberFile>() {
-        @Override
-        public Path path(RenumberFile f) {
-          return f.path;
-        }
+    TreeWalk.walk(top, files, new TreeWalk.Members<RenumberFile>() {
+      @Override
+      public Path path(RenumberFile f) {
+        return f.path;
+      }
 
-        @Override
-        public List<IncludeLine> includes(RenumberFile f) {
-          return IncludeLine.of(f.deck);
-        }
+      @Override
+      public List<IncludeLine> includes(RenumberFile f) {
+        return IncludeLine.of(f.deck);
+      }
 
-        @Override
-        public RenumberFile open(Path p) throws IncludeFiles.Unreadable {
-          IncludeFiles.readable(p);
-          RenumberFile f;
-          try {
-            f = read(p);
-          } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-          }
-          int v = DeckVersion.declared(f.deck);
-          f.version = v > 0 ? v : top.version;
-          files.add(f);
-          return f;
-        }
+      @Override
+      public RenumberFile open(Path p) throws IOException {
+        RenumberFile f = read(p);
+        int v = DeckVersion.declared(f.deck);
+        f.version = v > 0 ? v : top.version;
+        return f;
+      }
 
-        @Override
-        public void problem(RenumberFile in, IncludeLine at, IncludeLine via, ProblemCode code, String message) {
-          refusals.add(new Refusal(in.path, at.line(), at.from(), message + ": the ids of the tree cannot all be renumbered without it"));
-        }
-      });
-    } catch (java.io.UncheckedIOException e) {
-      throw e.getCause();
-    }
+      @Override
+      public void problem(RenumberFile in, IncludeLine at, ProblemCode code, String message) {
+        refusals.add(new Refusal(in.path, at.line(), at.from(), message + ": the ids of the tree cannot all be renumbered without it"));
+      }
+    });
     return files;
   }
 

@@ -14,8 +14,6 @@ import org.nvimpam.deck.DeckFile;
 import org.nvimpam.deck.DeckVersion;
 import org.nvimpam.deck.IncludeLine;
 import org.nvimpam.deck.ProblemCode;
-import org.nvimpam.ids.IncludeFiles;
-import org.nvimpam.ids.IncludeWalk;
 import org.nvimpam.model.Renumber.Refusal;
 import org.nvimpam.model.Renumber.Result;
 
@@ -46,46 +44,35 @@ final class RenumberStream {
     try {
       RenumberFile top = new RenumberFile(root, null, true, false);
       files.add(top);
-      try {
-        IncludeWalk.walk(top, new IncludeWalk.Members<RenumberFile>() {
-          @Override
-          public Path path(RenumberFile f) {
-            return f.path;
-          }
+      TreeWalk.walk(top, files, new TreeWalk.Members<RenumberFile>() {
+        @Override
+        public Path path(RenumberFile f) {
+          return f.path;
+        }
 
-          @Override
-          public List<IncludeLine> includes(RenumberFile f) {
-            try {
-              Path rel = rootDir.relativize(f.path);
-              Path target = rel.startsWith("..") || rel.isAbsolute() ? (ids.options.inPlace() ? f.path : null) : out.resolve(rel).normalize();
-              Path tmp = null;
-              if (target != null && TreeWrite.unwritable(target) == null) {
-                tmp = TreeWrite.stage(target, Renumber.TAG, made);
-                temps.add(tmp);
-              }
-              lines[0] += streamFile(f, top.version, tmp, pool, maps);
-            } catch (IOException e) {
-              throw new java.io.UncheckedIOException(e);
-            }
-            return f.includes;
+        @Override
+        public List<IncludeLine> includes(RenumberFile f) throws IOException {
+          Path rel = rootDir.relativize(f.path);
+          Path target = rel.startsWith("..") || rel.isAbsolute() ? (ids.options.inPlace() ? f.path : null) : out.resolve(rel).normalize();
+          Path tmp = null;
+          if (target != null && TreeWrite.unwritable(target) == null) {
+            tmp = TreeWrite.stage(target, Renumber.TAG, made);
+            temps.add(tmp);
           }
+          lines[0] += streamFile(f, top.version, tmp, pool, maps);
+          return f.includes;
+        }
 
-          @Override
-          public RenumberFile open(Path p) throws IncludeFiles.Unreadable {
-            IncludeFiles.readable(p);
-            RenumberFile f = new RenumberFile(p, null, true, false);
-            files.add(f);
-            return f;
-          }
+        @Override
+        public RenumberFile open(Path p) {
+          return new RenumberFile(p, null, true, false);
+        }
 
-          @Override
-          public void problem(RenumberFile in, IncludeLine at, IncludeLine via, ProblemCode code, String message) {
-            refusals.add(new Refusal(in.path, at.line(), at.from(), message + ": the ids of the tree cannot all be renumbered without it"));
-          }
-        });
-      } catch (java.io.UncheckedIOException e) {
-        throw e.getCause();
-      }
+        @Override
+        public void problem(RenumberFile in, IncludeLine at, ProblemCode code, String message) {
+          refusals.add(new Refusal(in.path, at.line(), at.from(), message + ": the ids of the tree cannot all be renumbered without it"));
+        }
+      });
       ids.targets(files, refusals);
       ids.undescribed(files, ids.maps(files, null, refusals), refusals);
       long[] changed = ids.changed(files, refusals);

@@ -21,7 +21,6 @@ import org.nvimpam.deck.DeckVersion;
 import org.nvimpam.deck.IncludeLine;
 import org.nvimpam.deck.ProblemCode;
 import org.nvimpam.ids.IncludeFiles;
-import org.nvimpam.ids.IncludeWalk;
 
 /**
  * The headless transform of a deck's include tree, from files, streamed as renumber's offset is:
@@ -148,39 +147,28 @@ public final class TransformStream {
       throws IncludeFiles.Unreadable, IOException {
     FileIn top = new FileIn(root);
     files.add(top);
-    try {
-      IncludeWalk.walk(top, new IncludeWalk.Members<FileIn>() {
-        @Override
-        public Path path(FileIn f) {
-          return f.path;
-        }
+    TreeWalk.walk(top, files, new TreeWalk.Members<FileIn>() {
+      @Override
+      public Path path(FileIn f) {
+        return f.path;
+      }
 
-        @Override
-        public List<IncludeLine> includes(FileIn f) {
-          try {
-            scan(f, top.version, pool);
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-          return f.includes;
-        }
+      @Override
+      public List<IncludeLine> includes(FileIn f) throws IOException {
+        scan(f, top.version, pool);
+        return f.includes;
+      }
 
-        @Override
-        public FileIn open(Path p) throws IncludeFiles.Unreadable {
-          IncludeFiles.readable(p);
-          FileIn f = new FileIn(p);
-          files.add(f);
-          return f;
-        }
+      @Override
+      public FileIn open(Path p) {
+        return new FileIn(p);
+      }
 
-        @Override
-        public void problem(FileIn in, IncludeLine at, IncludeLine via, ProblemCode code, String message) {
-          refusals.add(new Transform.Note(files.indexOf(in), at.line(), at.from(), message));
-        }
-      });
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    }
+      @Override
+      public void problem(FileIn in, IncludeLine at, ProblemCode code, String message) {
+        refusals.add(new Transform.Note(files.indexOf(in), at.line(), at.from(), message));
+      }
+    });
   }
 
   /** Reads {@code f} in pieces, each piece's first pass made on {@code pool}; its includes and version on the way. */

@@ -2,7 +2,6 @@ package org.nvimpam.model;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,7 +14,6 @@ import org.nvimpam.deck.DeckVersion;
 import org.nvimpam.deck.IncludeLine;
 import org.nvimpam.deck.ProblemCode;
 import org.nvimpam.ids.IncludeFiles;
-import org.nvimpam.ids.IncludeWalk;
 import org.nvimpam.lines.LineSource;
 
 /**
@@ -52,38 +50,27 @@ public final class TreeFiles {
     List<Transform.Note> problems = new ArrayList<>();
     File top = file(root, -1);
     files.add(top);
-    try {
-      IncludeWalk.walk(top, new IncludeWalk.Members<File>() {
-        @Override
-        public Path path(File f) {
-          return f.path();
-        }
+    TreeWalk.walk(top, files, new TreeWalk.Members<File>() {
+      @Override
+      public Path path(File f) {
+        return f.path();
+      }
 
-        @Override
-        public List<IncludeLine> includes(File f) {
-          return IncludeLine.of(f.deck());
-        }
+      @Override
+      public List<IncludeLine> includes(File f) {
+        return IncludeLine.of(f.deck());
+      }
 
-        @Override
-        public File open(Path p) throws IncludeFiles.Unreadable {
-          IncludeFiles.readable(p);
-          try {
-            File f = file(p, top.version());
-            files.add(f);
-            return f;
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        }
+      @Override
+      public File open(Path p) throws IOException {
+        return file(p, top.version());
+      }
 
-        @Override
-        public void problem(File in, IncludeLine at, IncludeLine via, ProblemCode code, String message) {
-          problems.add(new Transform.Note(files.indexOf(in), at.line(), at.from(), message));
-        }
-      });
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    }
+      @Override
+      public void problem(File in, IncludeLine at, ProblemCode code, String message) {
+        problems.add(new Transform.Note(files.indexOf(in), at.line(), at.from(), message));
+      }
+    });
     return new Tree(root, files, problems);
   }
 

@@ -1,7 +1,6 @@
 package org.nvimpam.model;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,7 +17,6 @@ import org.nvimpam.deck.ProblemCode;
 import org.nvimpam.ids.IdKinds;
 import org.nvimpam.ids.IdScanner;
 import org.nvimpam.ids.IncludeFiles;
-import org.nvimpam.ids.IncludeWalk;
 import org.nvimpam.ids.IntList;
 import org.nvimpam.lines.LineSource;
 
@@ -568,37 +566,27 @@ public final class Unused {
     List<Path> files = new ArrayList<>(List.of(root));
     long[] lines = new long[1];
     int[] treeVersion = {-1};
-    try {
-      IncludeWalk.walk(root, new IncludeWalk.Members<Path>() {
-        @Override
-        public Path path(Path f) {
-          return f;
-        }
+    TreeWalk.walk(root, files, new TreeWalk.Members<Path>() {
+      @Override
+      public Path path(Path f) {
+        return f;
+      }
 
-        @Override
-        public List<IncludeLine> includes(Path f) {
-          try {
-            return u.read(f, files.indexOf(f), treeVersion, lines, progress);
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        }
+      @Override
+      public List<IncludeLine> includes(Path f) throws IOException {
+        return u.read(f, files.indexOf(f), treeVersion, lines, progress);
+      }
 
-        @Override
-        public Path open(Path p) throws IncludeFiles.Unreadable {
-          IncludeFiles.readable(p);
-          files.add(p);
-          return p;
-        }
+      @Override
+      public Path open(Path p) {
+        return p;
+      }
 
-        @Override
-        public void problem(Path in, IncludeLine at, IncludeLine top, ProblemCode code, String message) {
-          if (code != ProblemCode.INCLUDE_CYCLE) u.includeProblem(files.indexOf(in), at.line(), at.from(), message); // a cycle: read once
-        }
-      });
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    }
+      @Override
+      public void problem(Path in, IncludeLine at, ProblemCode code, String message) {
+        if (code != ProblemCode.INCLUDE_CYCLE) u.includeProblem(files.indexOf(in), at.line(), at.from(), message); // a cycle: read once
+      }
+    });
     return u.finish(files, lines[0]);
   }
 

@@ -28,6 +28,16 @@ public final class DeckVersion {
   }
 
   /**
+   * The version a file's cards are read as: its own, else the including deck's ({@code inherited},
+   * when above 0), else the newest the bundled table knows.
+   */
+  public static int readAs(LineSource src, int inherited) {
+    int own = declared(src);
+    if (own > 0) return own;
+    return inherited > 0 ? inherited : CardLayouts.bundled().newestVersion();
+  }
+
+  /**
    * Whether the deck has no control section (neither INPUTVERSION nor RUNEND among its first
    * {@link #SCAN_LINES} lines): an include fragment, whose references may point to ids the decks
    * that include it define.

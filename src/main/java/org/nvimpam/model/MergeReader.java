@@ -49,8 +49,7 @@ final class MergeReader {
       @Override
       public Src open(Path p) throws IOException {
         Src f = file(p);
-        int v = DeckVersion.declared(f.deck);
-        f.version = v > 0 ? v : top.version;
+        f.version = DeckVersion.readAs(f.deck, top.version);
         return f;
       }
 

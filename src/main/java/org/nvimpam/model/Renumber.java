@@ -187,8 +187,7 @@ public final class Renumber {
       @Override
       public RenumberFile open(Path p) throws IOException {
         RenumberFile f = read(p);
-        int v = DeckVersion.declared(f.deck);
-        f.version = v > 0 ? v : top.version;
+        f.version = DeckVersion.readAs(f.deck, top.version);
         return f;
       }
 

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
-import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.Deck;
 import org.nvimpam.deck.DeckFile;
 import org.nvimpam.deck.DeckVersion;
@@ -78,8 +77,7 @@ public final class TreeFiles {
     long size = Files.size(p);
     Deck d = DeckFile.read(p, DeckFile.estimateLines(p, size), size);
     boolean terminated = FileBytes.lastTerminated(p, size);
-    int v = DeckVersion.declared(d);
-    return new File(p, d, terminated, v > 0 ? v : treeVersion > 0 ? treeVersion : CardLayouts.bundled().newestVersion());
+    return new File(p, d, terminated, DeckVersion.readAs(d, treeVersion));
   }
 
   /**

@@ -15,11 +15,11 @@ import org.nvimpam.ids.IncludeWalk;
  * top's. An INCLU line that cannot be followed goes to the members' {@code problem}; an I/O error of
  * a member ends the walk and is thrown as it is.
  */
-final class TreeWalk {
+public final class TreeWalk {
   private TreeWalk() {}
 
   /** What the walk reads of its members. */
-  interface Members<F> {
+  public interface Members<F> {
     Path path(F f);
 
     /** The INCLU lines of {@code f}, in order (a member read as it is met is read now). */
@@ -33,7 +33,7 @@ final class TreeWalk {
   }
 
   /** Walks the tree of {@code top}, which {@code files} holds already; the files reached are added. */
-  static <F> void walk(F top, List<F> files, Members<F> members) throws IOException {
+  public static <F> void walk(F top, List<F> files, Members<F> members) throws IOException {
     try {
       IncludeWalk.walk(top, new IncludeWalk.Members<F>() {
         @Override

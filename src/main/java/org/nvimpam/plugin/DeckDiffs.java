@@ -51,7 +51,7 @@ final class DeckDiffs {
     for (IdTree.Member m : t.members()) {
       LineSource lines = m.live() != null ? m.live().withIds((x, deck) -> copy(deck)) : m.disk().deck();
       if (lines == null) throw new IllegalStateException("nvimpam: " + m.label() + " is not loaded yet; try again");
-      int version = DiffTree.version(lines, mine.isEmpty() ? -1 : mine.get(0).version());
+      int version = org.nvimpam.deck.DeckVersion.readAs(lines, mine.isEmpty() ? -1 : mine.get(0).version());
       String name = m.path() == null ? m.label() : DiffTree.name(rootPath, m.path());
       mine.add(new DiffTree.File(m.path(), name, lines, version));
       if (m.live() != null && m.path() != null) buffers.put(m.path(), m.live().bufferId());

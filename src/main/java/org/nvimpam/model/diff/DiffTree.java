@@ -5,13 +5,12 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
-import org.nvimpam.deck.CardLayouts;
 import org.nvimpam.deck.DeckFile;
 import org.nvimpam.deck.DeckVersion;
 import org.nvimpam.deck.IncludeLine;
 import org.nvimpam.deck.ProblemCode;
 import org.nvimpam.ids.IncludeFiles;
-import org.nvimpam.ids.IncludeWalk;
+import org.nvimpam.model.TreeWalk;
 import org.nvimpam.lines.LineSource;
 
 /**
@@ -77,42 +76,30 @@ public final class DiffTree {
     List<File> out = new ArrayList<>(first.subList(0, 1));
     List<String> problems = new ArrayList<>();
     int rootVersion = first.get(0).version();
-    try {
-      IncludeWalk.walk(first.get(0), new IncludeWalk.Members<File>() {
-        @Override
-        public Path path(File f) {
-          return f.path();
-        }
+    TreeWalk.walk(first.get(0), out, new TreeWalk.Members<File>() {
+      @Override
+      public Path path(File f) {
+        return f.path();
+      }
 
-        @Override
-        public List<IncludeLine> includes(File f) {
-          return IncludeLine.of(f.lines());
-        }
+      @Override
+      public List<IncludeLine> includes(File f) {
+        return IncludeLine.of(f.lines());
+      }
 
-        @Override
-        public File open(Path p) throws IncludeFiles.Unreadable {
-          IncludeFiles.readable(p);
-          File f = null;
-          for (File o : first) {
-            if (p.equals(o.path())) f = o;
-          }
-          try {
-            if (f == null) f = load(rootPath, p, rootVersion);
-          } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-          }
-          out.add(f);
-          return f;
+      @Override
+      public File open(Path p) throws IOException {
+        for (File o : first) {
+          if (p.equals(o.path())) return o;
         }
+        return load(rootPath, p, rootVersion);
+      }
 
-        @Override
-        public void problem(File in, IncludeLine at, IncludeLine top, ProblemCode code, String message) {
-          problems.add(in.name() + ":" + (at.line() + 1) + ": " + message);
-        }
-      });
-    } catch (java.io.UncheckedIOException e) {
-      throw e.getCause();
-    }
+      @Override
+      public void problem(File in, IncludeLine at, ProblemCode code, String message) {
+        problems.add(in.name() + ":" + (at.line() + 1) + ": " + message);
+      }
+    });
     if (!problems.isEmpty()) throw new Unreadable(String.join("; ", problems));
     return new DiffTree(out);
   }
@@ -125,13 +112,7 @@ public final class DiffTree {
       throw new IOException(p + " " + e.getMessage());
     }
     LineSource lines = DeckFile.read(p, DeckFile.estimateLines(p, at.size()), at.size());
-    return new File(p, name(root, p), lines, version(lines, inherited));
+    return new File(p, name(root, p), lines, DeckVersion.readAs(lines, inherited));
   }
 
-  /** The version a file's cards are read as: its own, else the including deck's, else the newest. */
-  public static int version(LineSource lines, int inherited) {
-    int own = DeckVersion.declared(lines);
-    if (own > 0) return own;
-    return inherited > 0 ? inherited : CardLayouts.bundled().newestVersion();
-  }
 }

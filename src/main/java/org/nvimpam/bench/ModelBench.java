@@ -62,10 +62,13 @@ public final class ModelBench {
 
   /**
    * One command's figures; times in ms, NaN (and {@code turns} -1) where the command's record has
-   * none, {@code error} null when it ended well; {@code gapAtMs}: when the largest gap began, from the command.
+   * none, {@code error} null when it ended well; {@code gapAtMs}: when the largest gap began, from the command;
+   * {@code gapsOverFrameCpu}: the gaps over a frame in which Neovim itself was on the CPU for more than a frame (the
+   * others waited for a CPU); {@code stealPercent}: the machine's CPU time its hypervisor took during the command
+   * ({@link CpuSteal}, NaN where unknown).
    */
   public record Row(String command, double wallMs, long turns, double longestMs, double longestCpuMs, double gapMs,
-      double gapCpuMs, double gapAtMs, long gapsOverFrame, String error) {}
+      double gapCpuMs, double gapAtMs, long gapsOverFrame, long gapsOverFrameCpu, double stealPercent, String error) {}
 
   /** The figures of a run: where, on what, and one row per command. */
   public record Result(String nvimVersion, long lines, long bytes, List<Row> rows) {}
@@ -81,7 +84,7 @@ public final class ModelBench {
   private static final String START = """
       local cmd, mod, event = ...
       local uv = vim.uv or vim.loop
-      local p = { gap = 0, gap_cpu = 0, gap_at = 0, over = 0 }
+      local p = { gap = 0, gap_cpu = 0, gap_at = 0, over = 0, over_cpu = 0 }
       _G.nvimpam_bench_model = p
       local t, c = uv.hrtime(), os.clock()
       p.t0 = t
@@ -97,8 +100,11 @@ public final class ModelBench {
         if gap > p.gap then
           p.gap, p.gap_cpu, p.gap_at = gap, (cpu - c) * 1000, (t - p.t0) / 1e6
         end
-        if gap > %s then
+        if gap > %1$s then
           p.over = p.over + 1
+          if (cpu - c) * 1000 > %1$s then
+            p.over_cpu = p.over_cpu + 1
+          end
         end
         t, c = now, cpu
       end
@@ -143,7 +149,7 @@ public final class ModelBench {
           .. (#l.refused > 1 and string.format(' (and %d more)', #l.refused - 1) or '')
       end
       return { l.turns or -1, l.longest_ms or -1, l.longest_cpu_ms or -1, p.gap, p.gap_cpu, p.over,
-        p.t1 and (p.t1 - p.t0) / 1e6 or -1, p.gap_at, err or vim.NIL }
+        p.t1 and (p.t1 - p.t0) / 1e6 or -1, p.gap_at, err or vim.NIL, p.over_cpu }
       """;
 
   private static final String FOLDED = "return " + LuaEntry.FOLDS_APPLIED_TICK.expression("0") + " == vim.b.changedtick";
@@ -195,8 +201,9 @@ public final class ModelBench {
         rows.add(measure(nvim, s));
         Row r = rows.get(rows.size() - 1);
         log.println(String.format(Locale.ROOT, ":%s: %.1f s, %d turns, longest %.1f ms (CPU %.1f), largest gap %.1f ms"
-            + " (CPU %.1f) from %.0f ms on, %d gaps over %.0f ms%s", s.command, r.wallMs() / 1000, r.turns(), r.longestMs(),
-            r.longestCpuMs(), r.gapMs(), r.gapCpuMs(), r.gapAtMs(), r.gapsOverFrame(), FRAME_MS, r.error() == null ? "" : ": " + r.error()));
+            + " (CPU %.1f) from %.0f ms on, %d gaps over %.0f ms (%d of them over it in CPU), %.1f%% of the CPU stolen%s",
+            s.command, r.wallMs() / 1000, r.turns(), r.longestMs(), r.longestCpuMs(), r.gapMs(), r.gapCpuMs(), r.gapAtMs(),
+            r.gapsOverFrame(), FRAME_MS, r.gapsOverFrameCpu(), r.stealPercent(), r.error() == null ? "" : ": " + r.error()));
       }
       return new Result(version, lines, Files.size(file), rows);
     }
@@ -216,24 +223,27 @@ public final class ModelBench {
   private Row measure(Nvim nvim, Step s) throws Exception {
     log.println("running :" + s.command);
     long t0 = System.nanoTime();
+    long[] cpu0 = CpuSteal.sample();
     Object refused = get(nvim.execLua(START, org.nvimpam.nvim.Encoders.args(s.command, s.module, s.event)));
     if (refused instanceof String e) {
-      return new Row(s.command, BenchCalls.ms(t0), -1, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, e);
+      return new Row(s.command, BenchCalls.ms(t0), -1, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, 0,
+          CpuSteal.percent(cpu0, CpuSteal.sample()), e);
     }
     String done = "local l = require('" + s.module + "').last return l ~= nil and l.done == true";
     try {
       waitFor(nvim, done, COMMAND_S);
     } catch (IllegalStateException timeout) {
       lua(nvim, "_G.nvimpam_bench_model.stop()");
-      return new Row(s.command, BenchCalls.ms(t0), -1, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0,
-          "not done within " + COMMAND_S + " s");
+      return new Row(s.command, BenchCalls.ms(t0), -1, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, 0,
+          CpuSteal.percent(cpu0, CpuSteal.sample()), "not done within " + COMMAND_S + " s");
     }
     double polledMs = BenchCalls.ms(t0);
+    double steal = CpuSteal.percent(cpu0, CpuSteal.sample());
     List<?> v = (List<?>) get(nvim.execLua(READ, org.nvimpam.nvim.Encoders.args(s.module)));
     double wall = num(v.get(6));
     return new Row(s.command, Double.isNaN(wall) ? polledMs : wall, ((Number) v.get(0)).longValue(), num(v.get(1)),
         num(v.get(2)), num(v.get(3)), num(v.get(4)), num(v.get(7)), ((Number) v.get(5)).longValue(),
-        v.get(8) == null ? null : String.valueOf(v.get(8)));
+        ((Number) v.get(9)).longValue(), steal, v.get(8) == null ? null : String.valueOf(v.get(8)));
   }
 
   /** A figure of the Lua side; its -1 (none) is NaN. */
@@ -260,13 +270,16 @@ public final class ModelBench {
   public static void print(Result r, PrintStream out) {
     out.println(String.format(Locale.ROOT, "%s, deck of %,d lines (%d MB)", r.nvimVersion(), r.lines(),
         Math.round(r.bytes() / 1e6)));
-    out.println("| command | wall s | turns | longest turn ms (CPU) | largest gap ms (CPU) | gaps over "
-        + Math.round(FRAME_MS) + " ms | error |");
-    out.println("|---|---:|---:|---:|---:|---:|---|");
+    long frame = Math.round(FRAME_MS);
+    out.println("| command | wall s | turns | longest turn ms (CPU) | largest gap ms (CPU) | gaps over " + frame
+        + " ms (CPU over " + frame + " ms) | CPU stolen % | error |");
+    out.println("|---|---:|---:|---:|---:|---:|---:|---|");
     for (Row w : r.rows()) {
-      out.println(String.format(Locale.ROOT, "| :%s | %.2f | %s | %.1f (%.1f) | %.1f (%.1f) | %d | %s |", w.command(),
+      out.println(String.format(Locale.ROOT, "| :%s | %.2f | %s | %.1f (%.1f) | %.1f (%.1f) | %d (%d) | %s | %s |", w.command(),
           w.wallMs() / 1000, w.turns() < 0 ? "-" : Long.toString(w.turns()), w.longestMs(), w.longestCpuMs(), w.gapMs(),
-          w.gapCpuMs(), w.gapsOverFrame(), w.error() == null ? "-" : w.error().replace('|', '/').replace('\n', ' ')));
+          w.gapCpuMs(), w.gapsOverFrame(), w.gapsOverFrameCpu(),
+          Double.isNaN(w.stealPercent()) ? "-" : String.format(Locale.ROOT, "%.1f", w.stealPercent()),
+          w.error() == null ? "-" : w.error().replace('|', '/').replace('\n', ' ')));
     }
   }
 }

@@ -110,10 +110,51 @@ public final class Deck implements LineSource {
   }
 
   /** A copy of line {@code i}; for tests and messages, not for hot paths. */
+  @Override
   public byte[] line(int i) {
     int s = slot(i);
     int a = addr[s];
     return Arrays.copyOfRange(segments[a >>> SEGMENT_BITS], a & OFFSET_MASK, (a & OFFSET_MASK) + lens[s]);
+  }
+
+  /**
+   * The lines as they are now, to be read on another thread while this deck goes on changing: a
+   * copy of the line index (8 bytes a line), not of the bytes. No byte a line holds is ever
+   * written again: an edit appends to its segment's free end, and growth and compaction copy into
+   * new arrays. The snapshot keeps the arrays it names alive until it is dropped.
+   */
+  public LineSource snapshot() {
+    int n = lineCount();
+    int[] a = new int[n];
+    int[] l = new int[n];
+    int tail = addr.length - gapEnd;
+    System.arraycopy(addr, 0, a, 0, gapStart);
+    System.arraycopy(addr, gapEnd, a, gapStart, tail);
+    System.arraycopy(lens, 0, l, 0, gapStart);
+    System.arraycopy(lens, gapEnd, l, gapStart, tail);
+    return new Snapshot(segments.clone(), a, l);
+  }
+
+  private record Snapshot(byte[][] segments, int[] addr, int[] lens) implements LineSource {
+    @Override
+    public int lineCount() {
+      return addr.length;
+    }
+
+    @Override
+    public byte[] bytes(int i) {
+      return segments[addr[i] >>> SEGMENT_BITS];
+    }
+
+    @Override
+    public int start(int i) {
+      return addr[i] & OFFSET_MASK;
+    }
+
+    @Override
+    public int length(int i) {
+      return lens[i];
+    }
   }
 
   /** Live bytes of all lines, terminators excluded. */

@@ -12,7 +12,6 @@ import org.nvimpam.ids.IdBuffer;
 import org.nvimpam.ids.IdService;
 import org.nvimpam.ids.IdTree;
 import org.nvimpam.lines.LineSource;
-import org.nvimpam.lines.Lines;
 import org.nvimpam.model.diff.DeckDiff;
 import org.nvimpam.model.diff.DiffTree;
 
@@ -49,7 +48,7 @@ final class DeckDiffs {
     List<DiffTree.File> mine = new ArrayList<>();
     Path rootPath = t.root().path();
     for (IdTree.Member m : t.members()) {
-      LineSource lines = m.live() != null ? m.live().withIds((x, deck) -> copy(deck)) : m.disk().deck();
+      LineSource lines = m.live() != null ? m.live().withIds((x, deck) -> RenumberCall.snapshot(deck)) : m.disk().deck();
       if (lines == null) throw new IllegalStateException("nvimpam: " + m.label() + " is not loaded yet; try again");
       int version = org.nvimpam.deck.DeckVersion.readAs(lines, mine.isEmpty() ? -1 : mine.get(0).version());
       String name = m.path() == null ? m.label() : DiffTree.name(rootPath, m.path());
@@ -81,16 +80,6 @@ final class DeckDiffs {
 
   private static String shown(String v) {
     return v.isEmpty() ? "(blank)" : v;
-  }
-
-  /** A live buffer's lines, copied under its lock: the diff runs on them after it is let go. */
-  private static Lines copy(LineSource deck) {
-    int n = deck.lineCount();
-    long bytes = 0;
-    for (int i = 0; i < n; i++) bytes += deck.length(i);
-    Lines.Builder b = new Lines.Builder(n, (int) Math.min(Integer.MAX_VALUE - 16, bytes));
-    for (int i = 0; i < n; i++) b.add(deck.bytes(i), deck.start(i), deck.length(i));
-    return b.build();
   }
 
   private void item(DeckDiff.Place p, Map<Path, Long> buffers, long rootBuf, String text) {

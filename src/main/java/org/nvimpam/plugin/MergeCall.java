@@ -158,7 +158,7 @@ final class MergeCall {
   private static Merge.Input input(IdTree t) throws IOException {
     List<Merge.Source> files = new ArrayList<>();
     for (IdTree.Member m : t.members()) {
-      LineSource lines = m.live() != null ? m.live().withIds((x, deck) -> RenumberCall.copy(deck)) : m.disk().deck();
+      LineSource lines = m.live() != null ? m.live().withIds((x, deck) -> RenumberCall.snapshot(deck)) : m.disk().deck();
       if (lines == null) throw new IllegalArgumentException("nvimpam: " + m.label() + " is not loaded yet (run it again)");
       // a buffer is written with its last line ended (as 'fixeol' does); a file keeps how it ends
       boolean eol = m.live() != null || FileBytes.lastTerminated(m.path(), java.nio.file.Files.size(m.path()));

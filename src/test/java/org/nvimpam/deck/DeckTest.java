@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -73,6 +74,45 @@ class DeckTest {
       d.replace(first, last, lines(repl));
       long live = model.stream().mapToLong(b -> b.length).sum();
       assertEquals(live, d.byteSize());
+    }
+    assertSameLines(model, d);
+  }
+
+  /**
+   * A snapshot is read on a worker thread while the buffer's events go on changing the deck: its
+   * lines stay those of its moment through edits, growth of the edit segment, freed segments and
+   * compaction.
+   */
+  @Test
+  void aSnapshotKeepsItsLinesWhileTheDeckChanges() {
+    Random r = new Random(7);
+    List<byte[]> model = new ArrayList<>();
+    for (int i = 0; i < 2000; i++) model.add(randomLine(r));
+    Deck d = Deck.of(lines(model));
+    List<List<byte[]>> taken = new ArrayList<>();
+    List<org.nvimpam.lines.LineSource> snaps = new ArrayList<>();
+    for (int step = 0; step < 3000; step++) {
+      if (step % 250 == 0) {
+        taken.add(new ArrayList<>(model));
+        snaps.add(d.snapshot());
+      }
+      int first = r.nextInt(model.size() + 1);
+      int last = Math.min(model.size(), first + r.nextInt(40)); // deletions free segments, garbage compacts
+      List<byte[]> repl = new ArrayList<>();
+      int k = r.nextInt(step % 500 == 0 ? 400 : 30);
+      for (int i = 0; i < k; i++) repl.add(randomLine(r));
+      model.subList(first, last).clear();
+      model.addAll(first, repl);
+      d.replace(first, last, lines(repl));
+    }
+    for (int s = 0; s < snaps.size(); s++) {
+      List<byte[]> want = taken.get(s);
+      org.nvimpam.lines.LineSource got = snaps.get(s);
+      assertEquals(want.size(), got.lineCount(), "snapshot " + s);
+      for (int i = 0; i < want.size(); i++) {
+        assertArrayEquals(want.get(i), Arrays.copyOfRange(got.bytes(i), got.start(i), got.start(i) + got.length(i)),
+            "snapshot " + s + " line " + i);
+      }
     }
     assertSameLines(model, d);
   }

@@ -13,6 +13,12 @@ public interface LineSource {
   /** Raw length of line {@code i}, a final CR included. */
   int length(int i);
 
+  /** A copy of line {@code i}; for tests and messages, not for hot paths. */
+  default byte[] line(int i) {
+    int s = start(i);
+    return java.util.Arrays.copyOfRange(bytes(i), s, s + length(i));
+  }
+
   /** The length of line {@code i} without one final CR (FOLDS.md §2.3). */
   default int contentLength(int i) {
     return contentLength(bytes(i), start(i), length(i));

@@ -153,6 +153,7 @@ public final class Lines implements LineSource {
   }
 
   /** A copy of one line's bytes; for tests and messages, not for hot paths. */
+  @Override
   public byte[] line(int i) {
     return Arrays.copyOfRange(data, starts[i], starts[i + 1]);
   }

@@ -1,8 +1,5 @@
 package org.nvimpam.model;
 
-import java.util.Arrays;
-import org.nvimpam.lines.LineSource;
-
 /**
  * What the hunks of a change applied in parts share (the plugin's plans of hunks: each hunk's
  * triple is in the plan Neovim decodes in one go, its lines come a page at a time).
@@ -15,10 +12,4 @@ final class Hunks {
   static final int GAP = 32;
 
   private Hunks() {}
-
-  /** Line {@code i} of {@code src} as it is (its CR kept), for a hunk's lines. */
-  static byte[] raw(LineSource src, int i) {
-    int s = src.start(i);
-    return Arrays.copyOfRange(src.bytes(i), s, s + src.length(i));
-  }
 }

@@ -131,7 +131,8 @@ final class MergeOffset {
     int next = 0;
     for (Renumber.Hunk h : hunks) {
       for (int i = next; i < h.first(); i++) b.add(src.bytes(i), src.start(i), src.length(i));
-      for (byte[] l : h.lines()) b.add(l, 0, l.length);
+      LineSource l = h.lines();
+      for (int i = 0; i < l.lineCount(); i++) b.add(l.bytes(i), l.start(i), l.length(i));
       next = h.last();
     }
     for (int i = next; i < n; i++) b.add(src.bytes(i), src.start(i), src.length(i));

@@ -13,6 +13,7 @@ import org.nvimpam.deck.IncludeLine;
 import org.nvimpam.deck.ProblemCode;
 import org.nvimpam.ids.IdKinds;
 import org.nvimpam.ids.IncludeFiles;
+import org.nvimpam.lines.LineRefs;
 import org.nvimpam.lines.LineSource;
 
 /**
@@ -64,9 +65,14 @@ public final class Renumber {
    * Lines {@code [first, last)} of a source become {@code lines}; {@code changed} of them differ
    * (a hunk may take unchanged lines between changed ones along: {@link Hunks#GAP}).
    */
-  public record Hunk(int first, int last, byte[][] lines, int changed) {
+  public record Hunk(int first, int last, LineSource lines, int changed) {
     public Hunk(int first, int last, byte[][] lines) {
-      this(first, last, lines, last - first);
+      this(first, last, LineRefs.of(lines), last - first);
+    }
+
+    /** The number of new lines. */
+    public int count() {
+      return lines.lineCount();
     }
   }
 

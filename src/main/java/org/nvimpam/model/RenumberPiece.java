@@ -13,6 +13,7 @@ import org.nvimpam.ids.IdKinds;
 import org.nvimpam.ids.IdScanner;
 import org.nvimpam.ids.IntList;
 import org.nvimpam.ids.RenamePlan;
+import org.nvimpam.lines.LineRefs;
 import org.nvimpam.lines.LineSource;
 import org.nvimpam.model.Renumber.Change;
 import org.nvimpam.model.Renumber.Hunk;
@@ -61,7 +62,7 @@ final class RenumberPiece implements IdScanner.Sink, IdScanner.Undescribed {
   /** Lets go of the lines and the new bytes (kept for the next piece), once written. */
   void drop() {
     src = null;
-    if (ids.spares.size() < 2 * ids.options.threads() + 4) ids.spares.add(out.a);
+    if (!f.plan && ids.spares.size() < 2 * ids.options.threads() + 4) ids.spares.add(out.a); // a plan's hunks hold slices of it
     out = null;
     hits = null;
     neu = null;
@@ -143,6 +144,7 @@ final class RenumberPiece implements IdScanner.Sink, IdScanner.Undescribed {
     }
     flush();
     copy(to);
+    if (f.plan && out.a.length - out.size > out.size >> 3) out.a = Arrays.copyOf(out.a, out.size); // kept by the plan's hunks
   }
 
   @Override
@@ -386,39 +388,46 @@ final class RenumberPiece implements IdScanner.Sink, IdScanner.Undescribed {
     int first = -1;
     int last = -1;
     int same = 0; // the unchanged lines taken along in the open hunk
-    List<byte[]> lines = new ArrayList<>();
-    List<byte[]> one = new ArrayList<>();
+    LineRefs.Builder lines = new LineRefs.Builder(1024); // slices of the pieces' output, not copies
+    int[] one = new int[8]; // the open changed line's lines: start, end pairs in its piece's output
     for (RenumberPiece p : f.pieces) {
       IntList c = p.changedLines;
+      byte[] o = p.out.a;
       for (int i = 0; i < c.size; i += 3) {
         int line = c.a[i];
-        one.clear();
+        int n = 0;
         for (int k = c.a[i + 1], s = k; k < c.a[i + 2]; k++) {
-          if (p.out.a[k] != '\n') continue;
-          one.add(Arrays.copyOfRange(p.out.a, s, k));
+          if (o[k] != '\n') continue;
+          if (2 * n + 2 > one.length) one = Arrays.copyOf(one, 2 * one.length);
+          one[2 * n] = s;
+          one[2 * n++ + 1] = k;
           s = k + 1;
         }
-        if (first >= 0 && one.size() == 1 && line > last && line - last <= Hunks.GAP && f.deck != null) {
-          for (int g = last; g < line; g++) lines.add(Hunks.raw(f.deck, g)); // a few lines as they are: fewer hunks
+        if (first >= 0 && n == 1 && line > last && line - last <= Hunks.GAP && f.deck != null) {
+          for (int g = last; g < line; g++) { // a few lines as they are (copies: few): fewer hunks
+            byte[] raw = f.deck.line(g);
+            lines.add(raw, 0, raw.length);
+          }
           same += line - last;
           last = line;
         }
-        if (line != last || one.size() != 1) {
-          if (first >= 0) out.add(new Hunk(first, last, lines.toArray(new byte[0][]), last - first - same));
+        if (line != last || n != 1) {
+          if (first >= 0) out.add(new Hunk(first, last, lines.build(), last - first - same));
           first = -1;
           same = 0;
-          lines.clear();
         }
-        if (one.size() != 1) {
-          out.add(new Hunk(line, line + 1, one.toArray(new byte[0][])));
+        if (n != 1) {
+          LineRefs.Builder b = new LineRefs.Builder(n);
+          for (int j = 0; j < n; j++) b.add(o, one[2 * j], one[2 * j + 1] - one[2 * j]);
+          out.add(new Hunk(line, line + 1, b.build(), 1));
           continue;
         }
         if (first < 0) first = line;
         last = line + 1;
-        lines.add(one.get(0));
+        lines.add(o, one[0], one[1] - one[0]);
       }
     }
-    if (first >= 0) out.add(new Hunk(first, last, lines.toArray(new byte[0][]), last - first - same));
+    if (first >= 0) out.add(new Hunk(first, last, lines.build(), last - first - same));
     return out;
   }
 

@@ -985,7 +985,7 @@ public final class Transform {
         b.write(a, off + pos, src.length(i) - pos);
         lines[i - first] = b.toByteArray();
       }
-      out.add(new Renumber.Hunk(first, last + 1, lines, changed));
+      out.add(new Renumber.Hunk(first, last + 1, org.nvimpam.lines.LineRefs.of(lines), changed));
     }
     return out;
   }

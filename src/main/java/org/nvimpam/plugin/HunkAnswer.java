@@ -2,9 +2,11 @@ package org.nvimpam.plugin;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.msgpack.core.MessagePacker;
 import org.nvimpam.ids.IdTree;
+import org.nvimpam.lines.LineSource;
 import org.nvimpam.model.Renumber;
 
 /**
@@ -74,12 +76,12 @@ final class HunkAnswer {
       int count = 0;
       for (Renumber.Hunk h : hs) {
         lines += h.changed();
-        count += h.lines().length;
+        count += h.count();
       }
       out.packString("lines").packInt(lines);
       out.packString("count").packInt(count);
       out.packString("hunks").packArrayHeader(3 * hs.size());
-      for (Renumber.Hunk h : hs) out.packInt(h.first()).packInt(h.last()).packInt(h.lines().length);
+      for (Renumber.Hunk h : hs) out.packInt(h.first()).packInt(h.last()).packInt(h.count());
       if (m.live() == null) {
         out.packString("stamp").packArrayHeader(2).packLong(m.disk().bytes()).packLong(m.disk().modified());
       }
@@ -113,22 +115,26 @@ final class HunkAnswer {
 
   /** A file's new lines, its hunks' one after another, for {@link Pages}. */
   private static Pages.Source lines(List<Renumber.Hunk> hs) {
-    int n = 0;
-    for (Renumber.Hunk h : hs) n += h.lines().length;
-    byte[][] all = new byte[n][];
-    int k = 0;
-    for (Renumber.Hunk h : hs) {
-      for (byte[] l : h.lines()) all[k++] = l;
+    LineSource[] in = new LineSource[hs.size()];
+    int[] before = new int[hs.size() + 1]; // the new lines of the hunks before hunk k
+    for (int k = 0; k < in.length; k++) {
+      in[k] = hs.get(k).lines();
+      before[k + 1] = before[k] + in[k].lineCount();
     }
     return new Pages.Source() {
       @Override
       public int count() {
-        return all.length;
+        return before[in.length];
       }
 
       @Override
       public void pack(MessagePacker out, int i) throws IOException {
-        out.packRawStringHeader(all[i].length).writePayload(all[i]);
+        int k = Arrays.binarySearch(before, i);
+        k = k >= 0 ? k : -k - 2; // the hunk holding line i (past those of no lines)
+        while (before[k + 1] <= i) k++;
+        LineSource l = in[k];
+        int j = i - before[k];
+        out.packRawStringHeader(l.length(j)).writePayload(l.bytes(j), l.start(j), l.length(j));
       }
     };
   }

@@ -24,9 +24,9 @@ class ExtractHunksTest {
     for (Renumber.Hunk h : hunks) {
       int at = h.first() + delta;
       int span = h.last() - h.first();
-      int n = h.lines().length;
+      int n = h.count();
       for (int j = 0; j < n; j++) {
-        String l = new String(h.lines()[j], StandardCharsets.ISO_8859_1);
+        String l = new String(h.lines().line(j), StandardCharsets.ISO_8859_1);
         if (j < span) out.set(at + j, l);
         else out.add(at + j, l);
       }

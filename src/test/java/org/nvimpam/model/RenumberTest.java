@@ -158,7 +158,7 @@ class RenumberTest {
       for (int h = hs.size() - 1; h >= 0; h--) {
         Renumber.Hunk x = hs.get(h);
         lines.subList(x.first(), x.last()).clear();
-        lines.addAll(x.first(), List.of(x.lines()));
+        for (int k = x.count() - 1; k >= 0; k--) lines.add(x.first(), x.lines().line(k));
       }
       java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
       for (byte[] x : lines) {

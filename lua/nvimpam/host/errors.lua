@@ -80,8 +80,12 @@ function M.out_of_memory(stderr)
   return false
 end
 
+-- The calls that plan a change of the model beside the decks (call.* in contract.properties).
+local model_calls = { renumber = true, merge = true, transform = true, extract = true, unused = true, diff = true }
+
 --- What to tell the user when the JVM died of OutOfMemoryError: the decks it served and a heap
---- to give it (1.5x the decks' bytes plus room for the JVM, more than jvm_args give it now).
+--- to give it (1.5x the decks' bytes, 4x when a model command ran out, plus room for the JVM; more
+--- than jvm_args give it now).
 ---@param stderr string[] the JVM's last stderr lines
 ---@param bufs table<integer, true> the buffers it served
 ---@return string
@@ -95,8 +99,19 @@ function M.out_of_memory_message(stderr, bufs)
         grouped(vim.api.nvim_buf_line_count(buf)), mb(bytes))
     end
   end
-  -- 1.5x the decks' bytes plus room for the JVM itself, in steps of 100 MB.
-  local suggest = math.max(256, math.ceil((total * 1.5 + 64e6) / 1e8) * 100)
+  local line
+  for _, l in ipairs(stderr) do
+    if l:find('OutOfMemoryError', 1, true) then
+      line = l
+      break
+    end
+  end
+  -- 1.5x the decks' bytes plus room for the JVM itself, in steps of 100 MB; a model command plans
+  -- its change beside the decks (a 592 MB deck's offset of every node id peaked at 1.6 GB live and
+  -- ran in -Xmx2400m): 4x.
+  local during = line and line:match('during ([%w_]+)')
+  local factor = model_calls[during] and 4 or 1.5
+  local suggest = math.max(256, math.ceil((total * factor + 64e6) / 1e8) * 100)
   local current = nil
   for _, a in ipairs(config.get().jvm_args or {}) do
     local n, unit = tostring(a):match('^%-Xmx(%d+)([kKmMgG]?)$')
@@ -109,13 +124,6 @@ function M.out_of_memory_message(stderr, bufs)
     suggest = math.ceil(current * 2 / 100) * 100
   end
   local what = #parts > 0 and ('while serving ' .. table.concat(parts, ', ')) or 'while serving no buffer'
-  local line
-  for _, l in ipairs(stderr) do
-    if l:find('OutOfMemoryError', 1, true) then
-      line = l
-      break
-    end
-  end
   return string.format("nvimpam: the JVM ran out of memory %s (%s). Give it more heap: setup({ jvm_args = { '-Xmx%dm' } }); the next nvimpam command starts it again.",
     what, vim.trim(line or 'OutOfMemoryError'), suggest)
 end

@@ -42,7 +42,7 @@ class OutOfMemoryIT extends PluginTestBase {
     assertTrue(notes.contains("ran out of memory") && notes.contains("2,000,000 lines"), notes);
     String mb = Math.round(Files.size(big) / 1e6) + " MB";
     assertTrue(notes.contains("a " + mb + " deck"), "names the deck's size (" + mb + "): " + notes);
-    long suggested = Long.parseLong(notes.replaceAll("(?s).*jvm_args = \\{ '-Xmx(\\d+)m' \\}.*", "$1"));
+    long suggested = heap(notes);
     assertTrue(suggested * (1 << 20) >= 1.5 * Files.size(big), "room for the deck: " + notes);
 
     // The small deck is still folded live by the same JVM: an edit there is refolded.
@@ -53,6 +53,27 @@ class OutOfMemoryIT extends PluginTestBase {
     awaitFolded();
     assertEquals(1L, nvim.eval("foldclosed(1)").join(), notesText());
     assertEquals(pid, ((Number) lua("return require('nvimpam.host').pid()")).longValue(), "the same JVM");
+  }
+
+  /**
+   * A model command plans its change beside the decks it read: a 592 MB deck's offset of every
+   * node id peaked at 1.6 GB live. Its message asks for 4x the decks, where a load asks for 1.5x.
+   */
+  @Test
+  void aModelCommandOutOfHeapAsksForFourTimesTheDecksALoadForOneAndAHalf() {
+    lua("local line = string.rep('x', 99999) local t = {} for i = 1, 600 do t[i] = line end"
+        + " vim.api.nvim_buf_set_lines(0, 0, -1, true, t)"); // 60 MB
+    String ask = "return require('nvimpam.host.errors').out_of_memory_message({ 'nvimpam: the JVM ran out of memory during %s"
+        + " (java.lang.OutOfMemoryError: Java heap space)' }, { [vim.api.nvim_get_current_buf()] = true })";
+    long bytes = 600L * 100_000;
+    long model = heap(String.valueOf(lua(ask.formatted("renumber"))));
+    long load = heap(String.valueOf(lua(ask.formatted("fold"))));
+    assertTrue(model * 1_000_000 >= 4 * bytes && model * 1_000_000 < 4 * bytes + 200_000_000, model + " MB for the renumber");
+    assertTrue(load * 1_000_000 >= 1.5 * bytes && load < model, load + " MB for the load");
+  }
+
+  private static long heap(String message) {
+    return Long.parseLong(message.replaceAll("(?s).*jvm_args = \\{ '-Xmx(\\d+)m' \\}.*", "$1"));
   }
 
   private void awaitFolded() throws Exception {

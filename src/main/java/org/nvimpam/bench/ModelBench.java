@@ -64,11 +64,14 @@ public final class ModelBench {
    * One command's figures; times in ms, NaN (and {@code turns} -1) where the command's record has
    * none, {@code error} null when it ended well; {@code gapAtMs}: when the largest gap began, from the command;
    * {@code gapsOverFrameCpu}: the gaps over a frame in which Neovim itself was on the CPU for more than a frame (the
-   * others waited for a CPU); {@code stealPercent}: the machine's CPU time its hypervisor took during the command
-   * ({@link CpuSteal}, NaN where unknown).
+   * others waited for a CPU); {@code gapsOverFrameStolen}: those within a frame but for the CPU time the machine's
+   * hypervisor took meanwhile ({@link StealLog}, all CPUs together, in steps of 10 ms), {@code gapStolenMs} that time
+   * in the largest gap (NaN where unknown); {@code stealPercent}: the share of the machine's CPU time its hypervisor
+   * took during the command ({@link CpuSteal}, NaN where unknown).
    */
   public record Row(String command, double wallMs, long turns, double longestMs, double longestCpuMs, double gapMs,
-      double gapCpuMs, double gapAtMs, long gapsOverFrame, long gapsOverFrameCpu, double stealPercent, String error) {}
+      double gapCpuMs, double gapAtMs, long gapsOverFrame, long gapsOverFrameCpu, long gapsOverFrameStolen,
+      double gapStolenMs, double stealPercent, String error) {}
 
   /** The figures of a run: where, on what, and one row per command. */
   public record Result(String nvimVersion, long lines, long bytes, List<Row> rows) {}
@@ -84,7 +87,7 @@ public final class ModelBench {
   private static final String START = """
       local cmd, mod, event = ...
       local uv = vim.uv or vim.loop
-      local p = { gap = 0, gap_cpu = 0, gap_at = 0, over = 0, over_cpu = 0 }
+      local p = { gap = 0, gap_cpu = 0, gap_at = 0, over = 0, over_cpu = 0, long = {} }
       _G.nvimpam_bench_model = p
       local t, c = uv.hrtime(), os.clock()
       p.t0 = t
@@ -98,12 +101,16 @@ public final class ModelBench {
         local now, cpu = uv.hrtime(), os.clock()
         local gap = (now - t) / 1e6
         if gap > p.gap then
-          p.gap, p.gap_cpu, p.gap_at = gap, (cpu - c) * 1000, (t - p.t0) / 1e6
+          p.gap, p.gap_cpu, p.gap_at, p.gap_from = gap, (cpu - c) * 1000, (t - p.t0) / 1e6, t
         end
         if gap > %1$s then
           p.over = p.over + 1
           if (cpu - c) * 1000 > %1$s then
             p.over_cpu = p.over_cpu + 1
+          end
+          if #p.long < 3000 then -- each long gap's start and end, for the steal log
+            p.long[#p.long + 1] = t
+            p.long[#p.long + 1] = now
           end
         end
         t, c = now, cpu
@@ -149,7 +156,7 @@ public final class ModelBench {
           .. (#l.refused > 1 and string.format(' (and %d more)', #l.refused - 1) or '')
       end
       return { l.turns or -1, l.longest_ms or -1, l.longest_cpu_ms or -1, p.gap, p.gap_cpu, p.over,
-        p.t1 and (p.t1 - p.t0) / 1e6 or -1, p.gap_at, err or vim.NIL, p.over_cpu }
+        p.t1 and (p.t1 - p.t0) / 1e6 or -1, p.gap_at, err or vim.NIL, p.over_cpu, p.long, p.gap_from or 0 }
       """;
 
   private static final String FOLDED = "return " + LuaEntry.FOLDS_APPLIED_TICK.expression("0") + " == vim.b.changedtick";
@@ -201,9 +208,10 @@ public final class ModelBench {
         rows.add(measure(nvim, s));
         Row r = rows.get(rows.size() - 1);
         log.println(String.format(Locale.ROOT, ":%s: %.1f s, %d turns, longest %.1f ms (CPU %.1f), largest gap %.1f ms"
-            + " (CPU %.1f) from %.0f ms on, %d gaps over %.0f ms (%d of them over it in CPU), %.1f%% of the CPU stolen%s",
-            s.command, r.wallMs() / 1000, r.turns(), r.longestMs(), r.longestCpuMs(), r.gapMs(), r.gapCpuMs(), r.gapAtMs(),
-            r.gapsOverFrame(), FRAME_MS, r.gapsOverFrameCpu(), r.stealPercent(), r.error() == null ? "" : ": " + r.error()));
+            + " (CPU %.1f, stolen %.0f) from %.0f ms on, %d gaps over %.0f ms (%d of them over it in CPU, %d within it but"
+            + " for steal), %.1f%% of the CPU stolen%s", s.command, r.wallMs() / 1000, r.turns(), r.longestMs(),
+            r.longestCpuMs(), r.gapMs(), r.gapCpuMs(), r.gapStolenMs(), r.gapAtMs(), r.gapsOverFrame(), FRAME_MS,
+            r.gapsOverFrameCpu(), r.gapsOverFrameStolen(), r.stealPercent(), r.error() == null ? "" : ": " + r.error()));
       }
       return new Result(version, lines, Files.size(file), rows);
     }
@@ -224,26 +232,39 @@ public final class ModelBench {
     log.println("running :" + s.command);
     long t0 = System.nanoTime();
     long[] cpu0 = CpuSteal.sample();
-    Object refused = get(nvim.execLua(START, org.nvimpam.nvim.Encoders.args(s.command, s.module, s.event)));
-    if (refused instanceof String e) {
-      return new Row(s.command, BenchCalls.ms(t0), -1, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, 0,
-          CpuSteal.percent(cpu0, CpuSteal.sample()), e);
+    try (StealLog stolen = new StealLog()) {
+      Object refused = get(nvim.execLua(START, org.nvimpam.nvim.Encoders.args(s.command, s.module, s.event)));
+      if (refused instanceof String e) return failed(s, t0, cpu0, e);
+      String done = "local l = require('" + s.module + "').last return l ~= nil and l.done == true";
+      try {
+        waitFor(nvim, done, COMMAND_S);
+      } catch (IllegalStateException timeout) {
+        lua(nvim, "_G.nvimpam_bench_model.stop()");
+        return failed(s, t0, cpu0, "not done within " + COMMAND_S + " s");
+      }
+      double polledMs = BenchCalls.ms(t0);
+      double steal = CpuSteal.percent(cpu0, CpuSteal.sample());
+      List<?> v = (List<?>) get(nvim.execLua(READ, org.nvimpam.nvim.Encoders.args(s.module)));
+      double wall = num(v.get(6));
+      // the gaps over a frame that the CPU time stolen meanwhile accounts for: within a frame without it
+      long byHypervisor = 0;
+      List<?> gaps = v.get(10) instanceof List<?> l ? l : List.of(); // none: an empty table, maybe a map
+      for (int k = 0; k + 1 < gaps.size(); k += 2) {
+        long from = ((Number) gaps.get(k)).longValue();
+        long to = ((Number) gaps.get(k + 1)).longValue();
+        if ((to - from) / 1e6 - stolen.stolenMs(from, to) <= FRAME_MS) byHypervisor++;
+      }
+      long gapFrom = ((Number) v.get(11)).longValue();
+      double gapStolen = stolen.stolenMs(gapFrom, gapFrom + (long) (num(v.get(3)) * 1e6));
+      return new Row(s.command, Double.isNaN(wall) ? polledMs : wall, ((Number) v.get(0)).longValue(), num(v.get(1)),
+          num(v.get(2)), num(v.get(3)), num(v.get(4)), num(v.get(7)), ((Number) v.get(5)).longValue(),
+          ((Number) v.get(9)).longValue(), byHypervisor, gapStolen, steal, v.get(8) == null ? null : String.valueOf(v.get(8)));
     }
-    String done = "local l = require('" + s.module + "').last return l ~= nil and l.done == true";
-    try {
-      waitFor(nvim, done, COMMAND_S);
-    } catch (IllegalStateException timeout) {
-      lua(nvim, "_G.nvimpam_bench_model.stop()");
-      return new Row(s.command, BenchCalls.ms(t0), -1, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, 0,
-          CpuSteal.percent(cpu0, CpuSteal.sample()), "not done within " + COMMAND_S + " s");
-    }
-    double polledMs = BenchCalls.ms(t0);
-    double steal = CpuSteal.percent(cpu0, CpuSteal.sample());
-    List<?> v = (List<?>) get(nvim.execLua(READ, org.nvimpam.nvim.Encoders.args(s.module)));
-    double wall = num(v.get(6));
-    return new Row(s.command, Double.isNaN(wall) ? polledMs : wall, ((Number) v.get(0)).longValue(), num(v.get(1)),
-        num(v.get(2)), num(v.get(3)), num(v.get(4)), num(v.get(7)), ((Number) v.get(5)).longValue(),
-        ((Number) v.get(9)).longValue(), steal, v.get(8) == null ? null : String.valueOf(v.get(8)));
+  }
+
+  private static Row failed(Step s, long t0, long[] cpu0, String error) {
+    return new Row(s.command, BenchCalls.ms(t0), -1, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, 0, 0,
+        Double.NaN, CpuSteal.percent(cpu0, CpuSteal.sample()), error);
   }
 
   /** A figure of the Lua side; its -1 (none) is NaN. */
@@ -271,13 +292,14 @@ public final class ModelBench {
     out.println(String.format(Locale.ROOT, "%s, deck of %,d lines (%d MB)", r.nvimVersion(), r.lines(),
         Math.round(r.bytes() / 1e6)));
     long frame = Math.round(FRAME_MS);
-    out.println("| command | wall s | turns | longest turn ms (CPU) | largest gap ms (CPU) | gaps over " + frame
-        + " ms (CPU over " + frame + " ms) | CPU stolen % | error |");
+    out.println("| command | wall s | turns | longest turn ms (CPU) | largest gap ms (CPU, stolen) | gaps over " + frame
+        + " ms (CPU over " + frame + " ms / within it but for steal) | CPU stolen % | error |");
     out.println("|---|---:|---:|---:|---:|---:|---:|---|");
     for (Row w : r.rows()) {
-      out.println(String.format(Locale.ROOT, "| :%s | %.2f | %s | %.1f (%.1f) | %.1f (%.1f) | %d (%d) | %s | %s |", w.command(),
-          w.wallMs() / 1000, w.turns() < 0 ? "-" : Long.toString(w.turns()), w.longestMs(), w.longestCpuMs(), w.gapMs(),
-          w.gapCpuMs(), w.gapsOverFrame(), w.gapsOverFrameCpu(),
+      out.println(String.format(Locale.ROOT, "| :%s | %.2f | %s | %.1f (%.1f) | %.1f (%.1f, %s) | %d (%d / %d) | %s | %s |",
+          w.command(), w.wallMs() / 1000, w.turns() < 0 ? "-" : Long.toString(w.turns()), w.longestMs(), w.longestCpuMs(),
+          w.gapMs(), w.gapCpuMs(), Double.isNaN(w.gapStolenMs()) ? "-" : String.format(Locale.ROOT, "%.0f", w.gapStolenMs()),
+          w.gapsOverFrame(), w.gapsOverFrameCpu(), w.gapsOverFrameStolen(),
           Double.isNaN(w.stealPercent()) ? "-" : String.format(Locale.ROOT, "%.1f", w.stealPercent()),
           w.error() == null ? "-" : w.error().replace('|', '/').replace('\n', ' ')));
     }

@@ -23,4 +23,23 @@ class CpuStealTest {
     assertTrue(Double.isNaN(CpuSteal.percent(null, new long[] {1, 0})));
     assertTrue(Double.isNaN(CpuSteal.percent(new long[] {5, 0}, new long[] {5, 0})), "no tick between them");
   }
+
+  @Test
+  void theLogGivesAWindowTheStealOfTheSamplesAroundItAndNothingBeforeItsFirst() throws InterruptedException {
+    long before = System.nanoTime();
+    try (StealLog log = new StealLog()) {
+      Thread.sleep(30);
+      long from = System.nanoTime();
+      Thread.sleep(30);
+      long to = System.nanoTime();
+      Thread.sleep(30);
+      assertTrue(Double.isNaN(log.stolenMs(before - 1, to)), "no sample at or before the window's start");
+      if (CpuSteal.sample() != null) {
+        double ms = log.stolenMs(from, to);
+        assertTrue(ms >= 0 && ms % 10 == 0, "whole ticks of 10 ms: " + ms);
+      } else {
+        assertTrue(Double.isNaN(log.stolenMs(from, to)), "no /proc/stat, no figure");
+      }
+    }
+  }
 }

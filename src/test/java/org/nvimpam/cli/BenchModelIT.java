@@ -36,20 +36,30 @@ class BenchModelIT {
       double wallS = Double.parseDouble(row[1]);
       long turns = Long.parseLong(row[2]);
       double[] longest = pair(row[3]);
-      double[] gap = pair(row[4]);
+      double[] gap = numbers(row[4]); // wall, CPU, stolen (- where the system does not tell it)
       assertEquals("-", row[7], what);
       assertTrue(turns > 0, what);
       assertTrue(longest[0] > 0 && longest[1] >= 0 && wallS * 1000 >= longest[0], what);
       assertTrue(gap[0] + 0.1 >= longest[0] && gap[1] >= 0, what);
-      double[] over = pair(row[5]); // gaps over a frame, and of them those over a frame of Neovim's CPU
-      assertTrue(over[0] >= over[1] && over[1] >= 0, what);
+      assertTrue(gap.length == 3 && (Double.isNaN(gap[2]) || gap[2] >= 0), what);
+      double[] over = numbers(row[5]); // gaps over a frame; of them those over a frame of Neovim's CPU, and those but for steal
+      assertTrue(over[0] >= over[1] && over[1] >= 0 && over[0] >= over[2] && over[2] >= 0, what);
       assertTrue(row[6].equals("-") || Double.parseDouble(row[6]) >= 0 && Double.parseDouble(row[6]) <= 100, what);
     }
   }
 
   /** "12.3 (4.5)" as {12.3, 4.5}. */
   private static double[] pair(String cell) {
-    String[] p = cell.replace("(", "").replace(")", "").split(" ");
-    return new double[] {Double.parseDouble(p[0]), Double.parseDouble(p[1])};
+    double[] n = numbers(cell);
+    assertEquals(2, n.length, cell);
+    return n;
+  }
+
+  /** "12.3 (4.5, 6)" or "3 (1 / 0)" as its numbers, a "-" as NaN. */
+  private static double[] numbers(String cell) {
+    String[] p = cell.replaceAll("[(),/]", " ").trim().split(" +");
+    double[] n = new double[p.length];
+    for (int i = 0; i < p.length; i++) n[i] = p[i].equals("-") ? Double.NaN : Double.parseDouble(p[i]);
+    return n;
   }
 }

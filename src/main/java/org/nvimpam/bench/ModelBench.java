@@ -63,8 +63,8 @@ public final class ModelBench {
   /**
    * One command's figures; times in ms, NaN (and {@code turns} -1) where the command's record has
    * none, {@code error} null when it ended well; {@code gapAtMs}: when the largest gap began, from the command;
-   * {@code gapsOverFrameCpu}: the gaps over a frame in which Neovim itself was on the CPU for more than a frame (the
-   * others waited for a CPU); {@code gapsOverFrameStolen}: those within a frame but for the CPU time the machine's
+   * {@code gapsOverFrameCpu}: the gaps over a frame in which Neovim itself was on the CPU for more than a frame (in
+   * the others it mostly waited); {@code gapsOverFrameStolen}: those within a frame but for the CPU time the machine's
    * hypervisor took meanwhile ({@link StealLog}, all CPUs together, in steps of 10 ms), {@code gapStolenMs} that time
    * in the largest gap (NaN where unknown); {@code stealPercent}: the share of the machine's CPU time its hypervisor
    * took during the command ({@link CpuSteal}, NaN where unknown).

@@ -21,9 +21,10 @@ import picocli.CommandLine.TypeConversionException;
           + " :NvimpamRenumber node 1 and :NvimpamTransform translate 0 0 1 on it in turn, each on the buffer the one"
           + " before left. Per command: the time to its end, the turns of Neovim's main loop its changes took and"
           + " the longest (wall and CPU ms), and, from a 1 ms timer in Neovim, the largest gap between the timer's"
-          + " ticks (wall and the process's CPU ms), the gaps over 16 ms and those of them with over 16 ms of Neovim's"
-          + " own CPU, and the share of the machine's CPU its hypervisor took meanwhile (Linux's steal time: the"
-          + " other gaps waited for a CPU). Exits 1 when a command failed.",
+          + " ticks (wall, the process's CPU ms and the machine's CPU ms stolen meanwhile), the gaps over 16 ms, of"
+          + " them those with over 16 ms of Neovim's own CPU and those within 16 ms but for stolen CPU time, and the"
+          + " share of the machine's CPU its hypervisor took during the command (Linux's steal time). Exits 1 when a"
+          + " command failed.",
     })
 public final class BenchModelCommand implements Callable<Integer> {
   @Option(names = "--lines", paramLabel = "N", defaultValue = "1000000",

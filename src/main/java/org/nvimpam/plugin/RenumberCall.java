@@ -80,8 +80,8 @@ final class RenumberCall {
 
   /**
    * A buffer's lines as they are now, for worker threads that must not hold its lock: a deck's
-   * snapshot (its line index copied, 8 bytes a line; copying the bytes of a 10M-line buffer took
-   * 600 MB of heap and the lock for a third of a second), else a copy.
+   * snapshot (its line index copied, 8 bytes a line, where a copy of a 10M-line buffer's bytes took
+   * 600 MB of heap), else a copy.
    */
   static LineSource snapshot(LineSource d) {
     if (d instanceof Deck deck) return deck.snapshot();

@@ -9,18 +9,17 @@ import java.util.Arrays;
  * the bytes). The arrays must not change while this is read.
  */
 public final class LineRefs implements LineSource {
-  private static final LineRefs EMPTY = new LineRefs(new byte[0][], new int[0], new int[0], 0);
+  private static final LineRefs EMPTY = new LineRefs(new byte[0][], new int[0], new int[0]);
 
+  // exactly one entry per line: an index outside them is outside the lines
   private final byte[][] arrays;
   private final int[] starts;
   private final int[] lengths;
-  private final int count;
 
-  private LineRefs(byte[][] arrays, int[] starts, int[] lengths, int count) {
+  private LineRefs(byte[][] arrays, int[] starts, int[] lengths) {
     this.arrays = arrays;
     this.starts = starts;
     this.lengths = lengths;
-    this.count = count;
   }
 
   /** Whole arrays as lines. */
@@ -33,27 +32,22 @@ public final class LineRefs implements LineSource {
 
   @Override
   public int lineCount() {
-    return count;
+    return arrays.length;
   }
 
   @Override
   public byte[] bytes(int i) {
-    return arrays[check(i)];
+    return arrays[i];
   }
 
   @Override
   public int start(int i) {
-    return starts[check(i)];
+    return starts[i];
   }
 
   @Override
   public int length(int i) {
-    return lengths[check(i)];
-  }
-
-  private int check(int i) {
-    if (i < 0 || i >= count) throw new IndexOutOfBoundsException("line " + i + " of " + count);
-    return i;
+    return lengths[i];
   }
 
   /** Collects slices of arrays as lines. */
@@ -94,7 +88,7 @@ public final class LineRefs implements LineSource {
     /** The lines added so far (the builder starts over, empty). */
     public LineRefs build() {
       LineRefs r = count == 0 ? EMPTY
-          : new LineRefs(Arrays.copyOf(arrays, count), Arrays.copyOf(starts, count), Arrays.copyOf(lengths, count), count);
+          : new LineRefs(Arrays.copyOf(arrays, count), Arrays.copyOf(starts, count), Arrays.copyOf(lengths, count));
       count = 0;
       return r;
     }

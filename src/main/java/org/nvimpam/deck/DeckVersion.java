@@ -32,9 +32,13 @@ public final class DeckVersion {
    * when above 0), else the newest the bundled table knows.
    */
   public static int readAs(LineSource src, int inherited) {
+    return readAs(src, inherited, CardLayouts.bundled().newestVersion());
+  }
+
+  /** As {@link #readAs(LineSource, int)}, with {@code newest} the newest version of the table in use. */
+  public static int readAs(LineSource src, int inherited, int newest) {
     int own = declared(src);
-    if (own > 0) return own;
-    return inherited > 0 ? inherited : CardLayouts.bundled().newestVersion();
+    return own > 0 ? own : inherited > 0 ? inherited : newest;
   }
 
   /**

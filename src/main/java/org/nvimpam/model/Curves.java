@@ -91,8 +91,7 @@ public final class Curves {
           try {
             BasicFileAttributes at = IncludeFiles.attributes(m.path);
             Deck d = DeckFile.read(m.path, DeckFile.estimateLines(m.path, at.size()), at.size());
-            int own = DeckVersion.declared(d);
-            int version = own > 0 ? own : m.root ? table.newestVersion() : treeVersion[0];
+            int version = DeckVersion.readAs(d, m.root ? 0 : treeVersion[0], table.newestVersion());
             if (m.root) treeVersion[0] = version;
             read(m.path, d, version, ids, found);
             return IncludeLine.of(d);

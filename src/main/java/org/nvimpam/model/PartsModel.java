@@ -591,8 +591,7 @@ public final class PartsModel {
 
     void take(DeckChunk c) {
       if (version < 0) {
-        int own = DeckVersion.declared(ChunkLines.of(c));
-        version = own > 0 ? own : root || treeVersion[0] < 0 ? table.newestVersion() : treeVersion[0];
+        version = DeckVersion.readAs(ChunkLines.of(c), root ? 0 : treeVersion[0], table.newestVersion());
         if (root) treeVersion[0] = version;
       }
       bytes += c.byteSize();

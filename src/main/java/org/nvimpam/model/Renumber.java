@@ -176,8 +176,7 @@ public final class Renumber {
   private List<RenumberFile> readTree(Path root, List<Refusal> refusals) throws IOException {
     List<RenumberFile> files = new ArrayList<>();
     RenumberFile top = read(root);
-    int own = DeckVersion.declared(top.deck);
-    top.version = own > 0 ? own : ids.table.newestVersion();
+    top.version = DeckVersion.readAs(top.deck, 0, ids.table.newestVersion());
     files.add(top);
     TreeWalk.walk(top, files, new TreeWalk.Members<RenumberFile>() {
       @Override

@@ -129,10 +129,7 @@ final class RenumberStream {
       });
       try {
         DeckFile.read(f.path, size, false, c -> {
-          if (f.version < 0) {
-            int own = DeckVersion.declared(ChunkLines.of(c));
-            f.version = own > 0 ? own : topVersion > 0 ? topVersion : ids.table.newestVersion();
-          }
+          if (f.version < 0) f.version = DeckVersion.readAs(ChunkLines.of(c), topVersion, ids.table.newestVersion());
           bytes[0] += c.byteSize();
           pieces.take(c);
         });

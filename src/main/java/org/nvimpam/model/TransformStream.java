@@ -290,10 +290,7 @@ public final class TransformStream {
   private static void read(FileIn f, long size, int topVersion, CardPieces pieces) throws IOException {
     try {
       DeckFile.read(f.path, size, false, c -> {
-        if (f.version < 0) {
-          int own = DeckVersion.declared(ChunkLines.of(c));
-          f.version = own > 0 ? own : topVersion > 0 ? topVersion : Transform.TABLE.newestVersion();
-        }
+        if (f.version < 0) f.version = DeckVersion.readAs(ChunkLines.of(c), topVersion, Transform.TABLE.newestVersion());
         pieces.take(c);
       });
       pieces.end();

@@ -607,9 +607,8 @@ public final class Unused {
     });
     DeckFile.read(f, size, false, (DeckChunk c) -> {
       if (version[0] < 0) {
-        int own = DeckVersion.declared(ChunkLines.of(c));
-        if (treeVersion[0] < 0) treeVersion[0] = own > 0 ? own : table.newestVersion();
-        version[0] = own > 0 ? own : treeVersion[0];
+        version[0] = DeckVersion.readAs(ChunkLines.of(c), treeVersion[0], table.newestVersion());
+        if (treeVersion[0] < 0) treeVersion[0] = version[0];
       }
       seen[1] += c.byteSize();
       pieces.take(c);

@@ -73,8 +73,11 @@ public final class ModelBench {
       double gapCpuMs, double gapAtMs, long gapsOverFrame, long gapsOverFrameCpu, long gapsOverFrameStolen,
       double gapStolenMs, double stealPercent, String error) {}
 
-  /** The figures of a run: where, on what, and one row per command. */
-  public record Result(String nvimVersion, long lines, long bytes, List<Row> rows) {}
+  /**
+   * The figures of a run: where, on what, and one row per command; {@code machineNote} names what of the machine
+   * holds Neovim up beside the plugin ({@link MemorySampling#note}), null when nothing known.
+   */
+  public record Result(String nvimVersion, long lines, long bytes, List<Row> rows, String machineNote) {}
 
   /*
    * Starts the 1 ms timer, then runs the command: the gap to the first tick includes the command's
@@ -213,7 +216,7 @@ public final class ModelBench {
             r.longestCpuMs(), r.gapMs(), r.gapCpuMs(), r.gapStolenMs(), r.gapAtMs(), r.gapsOverFrame(), FRAME_MS,
             r.gapsOverFrameCpu(), r.gapsOverFrameStolen(), r.stealPercent(), r.error() == null ? "" : ": " + r.error()));
       }
-      return new Result(version, lines, Files.size(file), rows);
+      return new Result(version, lines, Files.size(file), rows, MemorySampling.note());
     }
   }
 
@@ -291,6 +294,7 @@ public final class ModelBench {
   public static void print(Result r, PrintStream out) {
     out.println(String.format(Locale.ROOT, "%s, deck of %,d lines (%d MB)", r.nvimVersion(), r.lines(),
         Math.round(r.bytes() / 1e6)));
+    if (r.machineNote() != null) out.println(r.machineNote());
     long frame = Math.round(FRAME_MS);
     out.println("| command | wall s | turns | longest turn ms (CPU) | largest gap ms (CPU, stolen) | gaps over " + frame
         + " ms (CPU over " + frame + " ms / within it but for steal) | CPU stolen % | error |");

@@ -23,8 +23,9 @@ import picocli.CommandLine.TypeConversionException;
           + " the longest (wall and CPU ms), and, from a 1 ms timer in Neovim, the largest gap between the timer's"
           + " ticks (wall, the process's CPU ms and the machine's CPU ms stolen meanwhile), the gaps over 16 ms, of"
           + " them those with over 16 ms of Neovim's own CPU and those within 16 ms but for stolen CPU time, and the"
-          + " share of the machine's CPU its hypervisor took during the command (Linux's steal time). Exits 1 when a"
-          + " command failed.",
+          + " share of the machine's CPU its hypervisor took during the command (Linux's steal time). A line under the"
+          + " heading names the kernel's DAMON sampling of physical memory where it runs: it holds Neovim up too."
+          + " Exits 1 when a command failed.",
     })
 public final class BenchModelCommand implements Callable<Integer> {
   @Option(names = "--lines", paramLabel = "N", defaultValue = "1000000",

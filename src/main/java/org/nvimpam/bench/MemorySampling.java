@@ -10,10 +10,10 @@ import java.util.stream.Stream;
 
 /**
  * Whether the kernel's DAMON samples the machine's physical memory (a kdamond that is on, with
- * {@code paddr} operations), and how often. Each sample clears the access bits of pages of every
- * process; on a virtual machine that costs a process with a large resident set, such as Neovim
- * holding a 10M-line deck, tens of milliseconds of waiting at the sampling period, whatever it
- * runs. A benchmark of gaps in Neovim's main loop names it beside its figures.
+ * {@code paddr} operations), and how often. Each sample clears the access bit of a page in each
+ * of its regions, in whatever process maps it; on a virtual machine that costs a process with a
+ * large resident set, such as Neovim holding a 10M-line deck, tens of milliseconds of waiting at
+ * the sampling period, whatever it runs. A benchmark of gaps in Neovim's main loop names it beside its figures.
  */
 final class MemorySampling {
   static final Path KDAMONDS = Path.of("/sys/kernel/mm/damon/admin/kdamonds");

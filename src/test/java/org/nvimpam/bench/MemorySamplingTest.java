@@ -24,7 +24,7 @@ class MemorySamplingTest {
   void onlyARunningKdamondThatSamplesPhysicalMemoryCounts() throws IOException {
     kdamond("0", "on", "paddr", "500000");
     kdamond("1", "off", "paddr", "5000");
-    kdamond("2", "on", "vaddr", "5000"); // one process's address space, the benchmark's own choice
+    kdamond("2", "on", "vaddr", "5000"); // the address spaces of chosen processes, not the machine's memory
     assertEquals(List.of(500.0), MemorySampling.periodsMs(root));
   }
 

@@ -240,10 +240,7 @@ public final class TreeCheck {
     /** The file's version and whether it is a fragment, from its first lines. */
     private void first(DeckChunk c) {
       LineSource head = ChunkLines.of(c);
-      int own = DeckVersion.declared(head);
-      if (options.version > 0) f.version = options.version;
-      else if (own > 0) f.version = own;
-      else f.version = f.root ? CardLayouts.bundled().newestVersion() : treeVersion;
+      f.version = options.version > 0 ? options.version : DeckVersion.readAs(head, f.root ? 0 : treeVersion);
       f.fragment = DeckVersion.fragment(head);
     }
 
